@@ -1,0 +1,237 @@
+"""The `tripartite` command line. Every command takes --json for scripts."""
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import click
+
+from tripartite import __version__, migrations
+from tripartite.config import Settings, load_settings
+from tripartite.db import connect
+from tripartite.errors import ServerError, TripartiteError
+
+
+class Context:
+    def __init__(self, config_path: str | None):
+        self.config_path = config_path
+        self._settings: Settings | None = None
+
+    @property
+    def settings(self) -> Settings:
+        if self._settings is None:
+            self._settings = load_settings(self.config_path)
+        return self._settings
+
+
+pass_context = click.make_pass_decorator(Context)
+
+
+def emit_json(data) -> None:
+    click.echo(json.dumps(data, indent=2, default=str))
+
+
+def say(message: str) -> None:
+    click.echo(message, err=True)
+
+
+class TripartiteGroup(click.Group):
+    """Turns a TripartiteError anywhere below into one line on stderr and exit code 1."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except TripartiteError as exc:
+            click.echo(f"error: {exc}", err=True)
+            if isinstance(exc, ServerError) and exc.log_tail:
+                click.echo("---- end of the server log ----", err=True)
+                click.echo(exc.log_tail, err=True)
+            ctx.exit(1)
+
+
+@click.group(cls=TripartiteGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="tripartite")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), envvar="TRIPARTITE_CONFIG",
+              help="tripartite.toml to use (default: the nearest one upward from here).")
+@click.pass_context
+def cli(ctx: click.Context, config_path: str | None) -> None:
+    """Tripartite-GraphRAG: ontology-anchored GraphRAG in Neo4j."""
+    ctx.obj = Context(config_path)
+
+
+# ---- server -------------------------------------------------------------------------------
+@cli.group()
+def server() -> None:
+    """The local Neo4j 5.26 + APOC + Browser, built from Maven Central jars (no Docker)."""
+
+
+def _local_server(obj: Context, bolt_port: int | None = None, http_port: int | None = None):
+    from tripartite.server.local import LocalServer
+
+    settings = obj.settings
+    server_settings = settings.server
+    if bolt_port:
+        server_settings = replace(server_settings, bolt_port=bolt_port)
+    if http_port:
+        server_settings = replace(server_settings, http_port=http_port)
+    return LocalServer(server_settings, settings.cache_dir, say=say)
+
+
+def _print_status(status, as_json: bool) -> None:
+    if as_json:
+        emit_json(status.as_dict())
+    elif status.running:
+        click.echo(f"running (pid {status.pid}), Neo4j {status.neo4j_version}\n"
+                   f"  bolt:    {status.bolt_uri}\n  browser: {status.browser_url}\n  home:    {status.home}")
+    else:
+        click.echo(f"not running (home {status.home})")
+
+
+@server.command("start")
+@click.option("--bolt-port", type=int, help="Bolt port (default 7687, or TRIPARTITE_BOLT_PORT).")
+@click.option("--http-port", type=int, help="HTTP/Browser port (default 7474, or TRIPARTITE_HTTP_PORT).")
+@click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
+@pass_context
+def server_start(obj: Context, bolt_port: int | None, http_port: int | None, as_json: bool) -> None:
+    """Resolve the jars (first time only), write the config, start, and wait for Bolt."""
+    local = _local_server(obj, bolt_port, http_port)
+    was_running = local.status().running
+    started = time.monotonic()
+    status = local.start()
+    if not as_json:
+        if was_running:
+            click.echo("already running")
+        else:
+            click.echo(f"started in {time.monotonic() - started:.1f} s")
+    _print_status(status, as_json)
+
+
+@server.command("stop")
+@click.option("--json", "as_json", is_flag=True)
+@pass_context
+def server_stop(obj: Context, as_json: bool) -> None:
+    """Shut the local server down cleanly (SIGTERM, then wait)."""
+    stopped = _local_server(obj).stop()
+    if as_json:
+        emit_json({"stopped": stopped})
+    else:
+        click.echo("stopped" if stopped else "not running")
+
+
+@server.command("status")
+@click.option("--json", "as_json", is_flag=True)
+@pass_context
+def server_status(obj: Context, as_json: bool) -> None:
+    """Say whether the local server runs, and where. Exit code 3 when it does not."""
+    status = _local_server(obj).status()
+    _print_status(status, as_json)
+    if not status.running:
+        sys.exit(3)
+
+
+@server.command("logs")
+@click.option("-n", "--lines", default=50, show_default=True, help="How many lines from the end.")
+@click.option("-f", "--follow", is_flag=True, help="Keep printing new lines until Ctrl-C.")
+@pass_context
+def server_logs(obj: Context, lines: int, follow: bool) -> None:
+    """Print the end of the server's log."""
+    local = _local_server(obj)
+    click.echo(local.log_tail(lines))
+    if follow:
+        with local.console_log.open("r", encoding="utf-8", errors="replace") as handle:
+            handle.seek(0, 2)
+            while True:
+                line = handle.readline()
+                if line:
+                    click.echo(line, nl=False)
+                else:
+                    time.sleep(0.5)
+
+
+# ---- migrations -----------------------------------------------------------------------------
+@cli.command("migrate")
+@click.option("--status", "show_status", is_flag=True, help="List applied and pending migrations; apply nothing.")
+@click.option("--json", "as_json", is_flag=True)
+@pass_context
+def migrate_command(obj: Context, show_status: bool, as_json: bool) -> None:
+    """Apply cypher/migrations/V<NNN>__<description>.cypher in version order."""
+    settings = obj.settings
+    with connect(settings) as driver:
+        if show_status:
+            states = migrations.status(driver, settings.neo4j_database, settings.migrations_dir)
+            if as_json:
+                emit_json([vars(s) for s in states])
+                return
+            if not states:
+                click.echo(f"no migrations in {settings.migrations_dir}")
+            for s in states:
+                when = f"  {s.applied_at}" if s.applied_at else ""
+                click.echo(f"V{s.version:03d}  {s.state:<8} {s.description}{when}")
+            return
+
+        def report(migration, seconds: float) -> None:
+            if not as_json:
+                click.echo(f"applied {migration.name} ({len(migration.statements)} statements, {seconds * 1000:.0f} ms)")
+
+        applied = migrations.migrate(driver, settings.neo4j_database, settings.migrations_dir, on_applied=report)
+        if as_json:
+            emit_json({"applied": [m.name for m in applied]})
+        elif not applied:
+            click.echo("up to date: nothing to apply")
+
+
+# ---- doctor / config ------------------------------------------------------------------------
+@cli.command("doctor")
+@click.option("--json", "as_json", is_flag=True)
+@pass_context
+def doctor_command(obj: Context, as_json: bool) -> None:
+    """Check Neo4j, APOC, migrations, the embedding model and the LLM endpoint."""
+    from tripartite.doctor import run_checks
+
+    checks = run_checks(obj.settings)
+    if as_json:
+        emit_json([c.as_dict() for c in checks])
+    else:
+        for check in checks:
+            mark = "ok  " if check.ok else "FAIL"
+            click.echo(f"[{mark}] {check.name}: {check.detail}")
+    if not all(c.ok for c in checks if c.required):
+        sys.exit(1)
+
+
+@cli.command("config")
+@pass_context
+def config_command(obj: Context) -> None:
+    """Print the resolved configuration as JSON (secrets shown only as set / not set)."""
+    emit_json(obj.settings.describe())
+
+
+@cli.group()
+def models() -> None:
+    """The local embedding model's files."""
+
+
+@models.command("fetch")
+@pass_context
+def models_fetch(obj: Context) -> None:
+    """Fetch and cache the all-MiniLM-L6-v2 tokenizer (once), then load the model."""
+    from tripartite.embeddings import MiniLMEmbedder
+
+    embedder = MiniLMEmbedder(obj.settings.cache_dir)
+    click.echo(f"{embedder.name} ready ({embedder.dimensions} dimensions)")
+
+
+def main() -> None:
+    # The driver logs retries and server notifications as warnings; the CLI reports
+    # failures itself, as one line each.
+    logging.getLogger("neo4j").addHandler(logging.NullHandler())
+    logging.getLogger("neo4j").propagate = False
+    cli(prog_name="tripartite")
+
+
+if __name__ == "__main__":
+    main()

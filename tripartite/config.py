@@ -1,0 +1,212 @@
+"""Settings: defaults, then an optional tripartite.toml, then environment variables.
+
+Secrets (the Neo4j password, LLM API keys) come only from the environment; a config file
+that holds one is refused, and `Settings` never prints them.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+from tripartite.errors import ConfigError
+
+CONFIG_FILE_NAME = "tripartite.toml"
+
+# Neo4j 5.26 LTS. 5.26.19 is the newest patch release for which APOC core 5.26.x is on
+# Maven Central, and APOC must match the server's version; APOC Extended stops at 5.26.0.
+DEFAULT_NEO4J_VERSION = "5.26.19"
+DEFAULT_APOC_VERSION = "5.26.19"
+DEFAULT_APOC_EXTENDED_VERSION = "5.26.0"
+DEFAULT_BROWSER_VERSION = "5.24.0"
+
+SECRET_KEYS = {"password", "api_key", "apikey", "key", "token", "secret"}
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """The no-Docker local Neo4j server that `tripartite server` manages."""
+
+    home: Path
+    bolt_port: int = 7687
+    http_port: int = 7474
+    neo4j_version: str = DEFAULT_NEO4J_VERSION
+    apoc_version: str = DEFAULT_APOC_VERSION
+    apoc_extended_version: str = DEFAULT_APOC_EXTENDED_VERSION  # "" turns it off
+    browser_version: str = DEFAULT_BROWSER_VERSION
+    heap: str = "1g"
+    pagecache: str = "512m"
+    java: str = ""  # path to a java binary; found automatically when empty
+    start_timeout: float = 180.0
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    """An OpenAI-compatible endpoint; unset base_url and model mean the offline provider."""
+
+    base_url: str = ""
+    model: str = ""
+    api_key: str = field(default="", repr=False)
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.model)
+
+
+@dataclass(frozen=True)
+class Settings:
+    neo4j_uri: str
+    neo4j_user: str
+    neo4j_password: str = field(repr=False)
+    neo4j_database: str
+    server: ServerSettings
+    llm: LLMSettings
+    cache_dir: Path
+    migrations_dir: Path
+    config_file: Path | None = None
+    uri_from_user: bool = False  # NEO4J_URI or [neo4j].uri was given explicitly
+
+    def describe(self) -> dict[str, Any]:
+        """A printable view, with every secret reduced to whether it is set."""
+        return {
+            "config_file": str(self.config_file) if self.config_file else None,
+            "neo4j": {
+                "uri": self.neo4j_uri,
+                "user": self.neo4j_user,
+                "password": "set" if self.neo4j_password else "not set",
+                "database": self.neo4j_database,
+            },
+            "server": {
+                "home": str(self.server.home),
+                "bolt_port": self.server.bolt_port,
+                "http_port": self.server.http_port,
+                "neo4j_version": self.server.neo4j_version,
+                "apoc_version": self.server.apoc_version,
+                "apoc_extended_version": self.server.apoc_extended_version or None,
+                "browser_version": self.server.browser_version,
+            },
+            "llm": {
+                "base_url": self.llm.base_url or None,
+                "model": self.llm.model or None,
+                "api_key": "set" if self.llm.api_key else "not set",
+            },
+            "cache_dir": str(self.cache_dir),
+            "migrations_dir": str(self.migrations_dir),
+        }
+
+
+def find_config_file(start: Path) -> Path | None:
+    """The nearest tripartite.toml in `start` or one of its parents."""
+    for folder in [start, *start.parents]:
+        candidate = folder / CONFIG_FILE_NAME
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: config file not found; fix the path or unset TRIPARTITE_CONFIG") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc}); fix the file") from None
+    _refuse_secrets(path, data)
+    return data
+
+
+def _refuse_secrets(path: Path, data: Mapping[str, Any], prefix: str = "") -> None:
+    for key, value in data.items():
+        if isinstance(value, Mapping):
+            _refuse_secrets(path, value, f"{prefix}{key}.")
+        elif key.lower() in SECRET_KEYS:
+            raise ConfigError(
+                f"{path}: '{prefix}{key}' is a secret; remove it from the file and set it in the "
+                "environment (NEO4J_PASSWORD, OPENAI_API_KEY)"
+            )
+
+
+def _section(path: Path | None, data: Mapping[str, Any], name: str, allowed: set[str]) -> dict[str, Any]:
+    section = data.get(name, {})
+    if not isinstance(section, Mapping):
+        raise ConfigError(f"{path}: [{name}] must be a table")
+    unknown = sorted(set(section) - allowed)
+    if unknown:
+        raise ConfigError(f"{path}: unknown key(s) in [{name}]: {', '.join(unknown)}; allowed: {', '.join(sorted(allowed))}")
+    return dict(section)
+
+
+def _port(value: Any, name: str) -> int:
+    try:
+        port = int(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{name}={value!r} is not a port number; use an integer 1-65535") from None
+    if not 0 < port < 65536:
+        raise ConfigError(f"{name}={port} is out of range; use 1-65535")
+    return port
+
+
+def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] | None = None,
+                  cwd: Path | None = None) -> Settings:
+    """Resolve settings: built-in defaults < tripartite.toml < environment variables."""
+    env = os.environ if env is None else env
+    cwd = Path.cwd() if cwd is None else cwd
+    explicit = config_path or env.get("TRIPARTITE_CONFIG")
+    path = Path(explicit).expanduser().resolve() if explicit else find_config_file(cwd)
+    data = _read_toml(path) if path else {}
+    base = path.parent if path else cwd
+
+    unknown_sections = sorted(set(data) - {"neo4j", "server", "llm", "paths"})
+    if unknown_sections:
+        raise ConfigError(f"{path}: unknown section(s) {', '.join(unknown_sections)}; allowed: neo4j, server, llm, paths")
+
+    neo4j = _section(path, data, "neo4j", {"uri", "user", "database"})
+    server_keys = {f.name for f in fields(ServerSettings)}
+    server = _section(path, data, "server", server_keys)
+    llm = _section(path, data, "llm", {"base_url", "model"})
+    paths = _section(path, data, "paths", {"cache_dir", "migrations_dir"})
+
+    home_value = server.pop("home", ".tripartite/neo4j")
+    home = Path(env.get("TRIPARTITE_SERVER_HOME") or home_value).expanduser()
+    server_settings = ServerSettings(home=(base / home).resolve(), **server)
+    bolt = _port(env.get("TRIPARTITE_BOLT_PORT", server_settings.bolt_port), "bolt_port")
+    http = _port(env.get("TRIPARTITE_HTTP_PORT", server_settings.http_port), "http_port")
+    server_settings = replace(server_settings, bolt_port=bolt, http_port=http,
+                              java=env.get("TRIPARTITE_JAVA", server_settings.java))
+
+    uri_given = env.get("NEO4J_URI") or neo4j.get("uri")
+    uri = uri_given or f"bolt://127.0.0.1:{bolt}"
+
+    cache_dir = Path(env.get("TRIPARTITE_CACHE_DIR") or paths.get("cache_dir")
+                     or Path(env.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tripartite").expanduser()
+    migrations_dir = env.get("TRIPARTITE_MIGRATIONS_DIR") or paths.get("migrations_dir")
+    return Settings(
+        neo4j_uri=uri,
+        neo4j_user=env.get("NEO4J_USER") or env.get("NEO4J_USERNAME") or neo4j.get("user", "neo4j"),
+        neo4j_password=env.get("NEO4J_PASSWORD", ""),
+        neo4j_database=env.get("NEO4J_DATABASE") or neo4j.get("database", "neo4j"),
+        server=server_settings,
+        llm=LLMSettings(
+            base_url=env.get("OPENAI_BASE_URL") or llm.get("base_url", ""),
+            model=env.get("TRIPARTITE_LLM_MODEL") or llm.get("model", ""),
+            api_key=env.get("OPENAI_API_KEY", ""),
+        ),
+        cache_dir=(base / cache_dir).resolve() if not cache_dir.is_absolute() else cache_dir,
+        migrations_dir=(base / migrations_dir).resolve() if migrations_dir else default_migrations_dir(),
+        config_file=path,
+        uri_from_user=bool(uri_given),
+    )
+
+
+def default_migrations_dir() -> Path:
+    from tripartite.paths import migrations_dir
+
+    return migrations_dir()

@@ -1,0 +1,218 @@
+"""Versioned Cypher migrations, Flyway style.
+
+Files are named V<NNN>__<description>.cypher and applied in version order. Each applied one
+is recorded as a (:__TripartiteMigration) node with its checksum, so a re-run applies
+nothing and an applied file edited afterwards stops the run.
+
+Atomicity: every statement of a file is checked with EXPLAIN before anything runs, then
+the file runs in one transaction. Neo4j forbids schema changes and data writes in one
+transaction, so a file holds either schema statements (constraints, indexes) or data
+statements, never both; a schema file is recorded in a second transaction right after,
+which is why schema statements should say IF NOT EXISTS.
+
+A file may start with the directive `// @database: system` to run against another
+database (APOC's custom procedures are installed through the system database).
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import neo4j
+from neo4j.exceptions import CypherSyntaxError, Neo4jError
+
+from tripartite.cypher_script import Statement, split_statements
+from tripartite.errors import MigrationError
+
+LABEL = "__TripartiteMigration"
+FILE_NAME = re.compile(r"^V(?P<version>\d+)__(?P<description>[A-Za-z0-9][A-Za-z0-9_\-]*)\.cypher$")
+DATABASE_DIRECTIVE = re.compile(r"^\s*//\s*@database:\s*(?P<name>[A-Za-z0-9._\-]+)\s*$", re.MULTILINE)
+SCHEMA_STATEMENT = re.compile(
+    r"^(CREATE|DROP)\s+(OR\s+REPLACE\s+)?"
+    r"((RANGE|TEXT|POINT|LOOKUP|FULLTEXT|VECTOR|BTREE)\s+)?(INDEX|CONSTRAINT)\b",
+    re.IGNORECASE,
+)
+LEADING_COMMENTS = re.compile(r"^(\s*(//[^\n]*\n|/\*.*?\*/))*\s*", re.DOTALL)
+
+BOOTSTRAP = (
+    f"CREATE CONSTRAINT tripartite_migration_version IF NOT EXISTS "
+    f"FOR (m:{LABEL}) REQUIRE m.version IS UNIQUE"
+)
+READ_APPLIED = (
+    f"MATCH (m:{LABEL}) RETURN m.version AS version, m.description AS description, "
+    "m.checksum AS checksum, toString(m.applied_at) AS applied_at ORDER BY m.version"
+)
+RECORD = (
+    f"CREATE (m:{LABEL} {{version: $version, description: $description, file: $file, "
+    "checksum: $checksum, applied_at: datetime(), duration_ms: $duration_ms, statements: $statements})"
+)
+
+
+@dataclass(frozen=True)
+class MigrationFile:
+    version: int
+    description: str
+    path: Path
+    checksum: str
+    statements: tuple[Statement, ...]
+    database: str | None  # from the @database directive; None means the configured one
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    @property
+    def is_schema(self) -> bool:
+        return all(is_schema_statement(s.text) for s in self.statements)
+
+
+@dataclass(frozen=True)
+class MigrationState:
+    version: int
+    description: str
+    state: str  # applied | pending | changed | missing
+    applied_at: str | None = None
+    file: str | None = None
+
+
+def is_schema_statement(text: str) -> bool:
+    return bool(SCHEMA_STATEMENT.match(LEADING_COMMENTS.sub("", text, count=1)))
+
+
+def checksum(source: str) -> str:
+    return hashlib.sha256(source.replace("\r\n", "\n").encode("utf-8")).hexdigest()
+
+
+def discover(folder: Path) -> list[MigrationFile]:
+    """All migration files of `folder` in version order; misnamed or duplicate ones are errors."""
+    if not folder.is_dir():
+        raise MigrationError(f"{folder}: migrations folder not found; set TRIPARTITE_MIGRATIONS_DIR or [paths].migrations_dir")
+    found: dict[int, MigrationFile] = {}
+    for path in sorted(folder.iterdir()):
+        if path.suffix != ".cypher":
+            continue
+        match = FILE_NAME.match(path.name)
+        if not match:
+            raise MigrationError(f"{path}: migration file names must look like V001__create_constraints.cypher; rename it")
+        version = int(match["version"])
+        if version in found:
+            raise MigrationError(f"{path}: version {version} is also used by {found[version].name}; give one of them a new version")
+        try:
+            source = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise MigrationError(f"{path}: not UTF-8 text; save the migration as UTF-8") from None
+        statements = tuple(split_statements(source, origin=str(path)))
+        if not statements:
+            raise MigrationError(f"{path}: holds no Cypher statement; add one or delete the file")
+        directive = DATABASE_DIRECTIVE.search(source)
+        migration = MigrationFile(version, match["description"], path, checksum(source), statements,
+                                  directive["name"] if directive else None)
+        kinds = {is_schema_statement(s.text) for s in statements}
+        if len(kinds) > 1:
+            raise MigrationError(f"{path}: mixes schema statements (constraints, indexes) with data statements, which Neo4j "
+                                 "cannot run in one transaction; split it into two migrations")
+        found[version] = migration
+    return [found[v] for v in sorted(found)]
+
+
+def _applied(driver: neo4j.Driver, database: str) -> dict[int, dict]:
+    records, _, _ = driver.execute_query(READ_APPLIED, database_=database, routing_="r")
+    return {r["version"]: dict(r) for r in records}
+
+
+def status(driver: neo4j.Driver, database: str, folder: Path) -> list[MigrationState]:
+    files = {m.version: m for m in discover(folder)}
+    applied = _applied(driver, database)
+    states: list[MigrationState] = []
+    for version in sorted(set(files) | set(applied)):
+        file, row = files.get(version), applied.get(version)
+        if row is None:
+            states.append(MigrationState(version, file.description, "pending", file=file.name))
+        elif file is None:
+            states.append(MigrationState(version, row["description"], "missing", row["applied_at"]))
+        else:
+            state = "applied" if row["checksum"] == file.checksum else "changed"
+            states.append(MigrationState(version, file.description, state, row["applied_at"], file.name))
+    return states
+
+
+def _check_history(files: list[MigrationFile], applied: dict[int, dict], folder: Path) -> list[MigrationFile]:
+    """Refuse drift (edited or missing applied files, out-of-order versions); return what is pending."""
+    by_version = {m.version: m for m in files}
+    for version, row in applied.items():
+        file = by_version.get(version)
+        if file is None:
+            raise MigrationError(f"V{version:03d}__{row['description']}.cypher is applied in the database but missing from "
+                                 f"{folder}; restore the file (applied migrations are never deleted)")
+        if file.checksum != row["checksum"]:
+            raise MigrationError(f"{file.path}: edited after it was applied (checksum {row['checksum'][:12]} in the database, "
+                                 f"{file.checksum[:12]} on disk); revert the edit and put the change in a new migration")
+    pending = [m for m in files if m.version not in applied]
+    newest = max(applied, default=0)
+    late = [m for m in pending if m.version < newest]
+    if late:
+        raise MigrationError(f"{late[0].path}: version {late[0].version} is older than the newest applied migration "
+                             f"V{newest:03d}; renumber it above {newest}")
+    return pending
+
+
+def _validate(session: neo4j.Session, migration: MigrationFile) -> None:
+    for statement in migration.statements:
+        try:
+            session.run("EXPLAIN " + statement.text).consume()
+        except CypherSyntaxError as exc:
+            raise MigrationError(f"{migration.path}:{statement.line}: Cypher syntax error: {_message(exc)}; "
+                                 "fix the statement (nothing was applied)") from None
+        except Neo4jError as exc:
+            raise MigrationError(f"{migration.path}:{statement.line}: Neo4j rejected the statement: {_message(exc)} "
+                                 "(nothing was applied)") from None
+
+
+def _apply_one(driver: neo4j.Driver, database: str, migration: MigrationFile) -> float:
+    target = migration.database or database
+    record = {"version": migration.version, "description": migration.description, "file": migration.name,
+              "checksum": migration.checksum, "statements": len(migration.statements)}
+    started = time.perf_counter()
+    with driver.session(database=target) as session:
+        _validate(session, migration)
+        tx = session.begin_transaction()
+        line = migration.statements[0].line
+        try:
+            for statement in migration.statements:
+                line = statement.line
+                tx.run(statement.text).consume()
+            if not migration.is_schema and target == database:
+                tx.run(RECORD, duration_ms=round((time.perf_counter() - started) * 1000), **record).consume()
+            tx.commit()
+        except Neo4jError as exc:
+            raise MigrationError(f"{migration.path}:{line}: failed, rolled back: {_message(exc)}; fix the migration "
+                                 "and run `tripartite migrate` again") from None
+        finally:
+            if not tx.closed():
+                tx.close()
+    elapsed = time.perf_counter() - started
+    if migration.is_schema or target != database:
+        driver.execute_query(RECORD, duration_ms=round(elapsed * 1000), **record, database_=database)
+    return elapsed
+
+
+def migrate(driver: neo4j.Driver, database: str, folder: Path,
+            on_applied: Callable[[MigrationFile, float], None] | None = None) -> list[MigrationFile]:
+    """Apply every pending migration in order; return the ones applied."""
+    files = discover(folder)
+    driver.execute_query(BOOTSTRAP, database_=database)
+    pending = _check_history(files, _applied(driver, database), folder)
+    for migration in pending:
+        elapsed = _apply_one(driver, database, migration)
+        if on_applied:
+            on_applied(migration, elapsed)
+    return pending
+
+
+def _message(exc: Neo4jError) -> str:
+    text = (exc.message or str(exc)).strip().splitlines()
+    return text[0] if text else type(exc).__name__
