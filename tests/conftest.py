@@ -1,0 +1,165 @@
+"""A real Neo4j for the integration tests, never a mock.
+
+Where it comes from, in order:
+1. NEO4J_TEST_URI: a database given explicitly for testing; the tests may wipe it.
+2. NEO4J_URI: a user's database. Used only while it is empty, and then only what the
+   tests wrote is removed again; a database with data is never touched (tests skip).
+3. testcontainers' Neo4j, when a Docker engine answers.
+4. The project's own local server, started in a temporary home on free ports and stopped
+   at the end of the session.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import socket
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+from neo4j import GraphDatabase
+
+from tripartite.config import Settings, load_settings
+
+REPO = Path(__file__).resolve().parent.parent
+
+# Retries and notifications are noise in test output; failures still raise.
+logging.getLogger("neo4j").setLevel(logging.ERROR)
+
+
+@dataclass(frozen=True)
+class Neo4jTarget:
+    uri: str
+    user: str
+    password: str
+    database: str
+    source: str
+    disposable: bool  # may the tests wipe it?
+
+    def driver(self):
+        auth = (self.user, self.password) if self.password else None
+        return GraphDatabase.driver(self.uri, auth=auth, notifications_min_severity="OFF")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _docker_answers() -> bool:
+    try:
+        import docker
+
+        docker.from_env(timeout=3).ping()
+        return True
+    except Exception:
+        return False
+
+
+def _database_is_empty(target: Neo4jTarget) -> bool:
+    with target.driver() as driver:
+        nodes, _, _ = driver.execute_query("MATCH (n) RETURN count(n) AS n", database_=target.database)
+        constraints, _, _ = driver.execute_query("SHOW CONSTRAINTS YIELD name RETURN count(name) AS n",
+                                                 database_=target.database)
+    return nodes[0]["n"] == 0 and constraints[0]["n"] == 0
+
+
+@pytest.fixture(scope="session")
+def neo4j_target(tmp_path_factory):
+    env = os.environ
+    user = env.get("NEO4J_TEST_USER") or env.get("NEO4J_USER", "neo4j")
+    if env.get("NEO4J_TEST_URI"):
+        yield Neo4jTarget(env["NEO4J_TEST_URI"], user, env.get("NEO4J_TEST_PASSWORD", env.get("NEO4J_PASSWORD", "")),
+                          env.get("NEO4J_TEST_DATABASE", "neo4j"), "NEO4J_TEST_URI", disposable=True)
+        return
+    if env.get("NEO4J_URI"):
+        target = Neo4jTarget(env["NEO4J_URI"], user, env.get("NEO4J_PASSWORD", ""),
+                             env.get("NEO4J_DATABASE", "neo4j"), "NEO4J_URI", disposable=False)
+        if not _database_is_empty(target):
+            pytest.skip(f"NEO4J_URI={target.uri} holds data and the tests never wipe a user's database; "
+                        "set NEO4J_TEST_URI to a disposable database (or unset NEO4J_URI to use the local server)")
+        yield replace(target, disposable=True)  # it was empty: the tests may remove what they write
+        return
+    if _docker_answers():
+        from testcontainers.neo4j import Neo4jContainer
+
+        password = "tripartite-test"
+        container = Neo4jContainer("neo4j:5.26-community", password=password).with_env("NEO4J_PLUGINS", '["apoc"]')
+        with container:
+            yield Neo4jTarget(container.get_connection_url(), "neo4j", password, "neo4j", "testcontainers",
+                              disposable=True)
+        return
+    from tripartite.server.local import LocalServer
+
+    settings = load_settings(env={k: v for k, v in env.items() if not k.startswith("NEO4J_")}, cwd=REPO)
+    home = tmp_path_factory.mktemp("neo4j-home")
+    server_settings = replace(settings.server, home=home, bolt_port=free_port(), http_port=free_port())
+    server = LocalServer(server_settings, settings.cache_dir)
+    status = server.start()
+    try:
+        yield Neo4jTarget(status.bolt_uri, "neo4j", "", "neo4j", f"local server in {home}", disposable=True)
+    finally:
+        server.stop()
+
+
+def wipe(target: Neo4jTarget) -> None:
+    """Remove every node, constraint and index (a disposable test database only)."""
+    assert target.disposable, "refusing to wipe a database that was not given for testing"
+    with target.driver() as driver:
+        with driver.session(database=target.database) as session:  # IN TRANSACTIONS needs an auto-commit query
+            session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
+        names, _, _ = driver.execute_query("SHOW CONSTRAINTS YIELD name RETURN name", database_=target.database)
+        for record in names:
+            driver.execute_query("DROP CONSTRAINT $name IF EXISTS", name=record["name"], database_=target.database)
+        names, _, _ = driver.execute_query("SHOW INDEXES YIELD name, type WHERE type <> 'LOOKUP' RETURN name",
+                                           database_=target.database)
+        for record in names:
+            driver.execute_query("DROP INDEX $name IF EXISTS", name=record["name"], database_=target.database)
+
+
+@pytest.fixture
+def neo4j_db(neo4j_target):
+    """An empty database for one test, emptied again afterwards."""
+    wipe(neo4j_target)
+    yield neo4j_target
+    wipe(neo4j_target)
+
+
+@pytest.fixture
+def driver(neo4j_db):
+    with neo4j_db.driver() as drv:
+        yield drv
+
+
+@pytest.fixture
+def settings_for(tmp_path):
+    """Settings pointing at a test database, with no config file and a shared cache."""
+
+    def make(target: Neo4jTarget, **extra_env: str) -> Settings:
+        env = {
+            "NEO4J_URI": target.uri,
+            "NEO4J_USER": target.user,
+            "NEO4J_PASSWORD": target.password,
+            "NEO4J_DATABASE": target.database,
+            "TRIPARTITE_SERVER_HOME": str(tmp_path / "server-home"),
+            **extra_env,
+        }
+        if "TRIPARTITE_CACHE_DIR" in os.environ:
+            env.setdefault("TRIPARTITE_CACHE_DIR", os.environ["TRIPARTITE_CACHE_DIR"])
+        return load_settings(env=env, cwd=tmp_path)
+
+    return make
+
+
+def cli_env(target: Neo4jTarget, tmp_path: Path, **extra: str) -> dict[str, str]:
+    """Environment for CliRunner: the test database and nothing from the user's config."""
+    return {
+        "NEO4J_URI": target.uri,
+        "NEO4J_USER": target.user,
+        "NEO4J_PASSWORD": target.password,
+        "NEO4J_DATABASE": target.database,
+        "TRIPARTITE_CONFIG": "",
+        "TRIPARTITE_SERVER_HOME": str(tmp_path / "server-home"),
+        **extra,
+    }

@@ -1,0 +1,67 @@
+"""The CLI end to end through click's CliRunner, against a real Neo4j."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import cli_env
+from tripartite.cli import cli
+
+pytestmark = pytest.mark.neo4j
+
+
+def invoke(args, env):
+    return CliRunner().invoke(cli, args, env=env)
+
+
+def test_migrate_status_then_apply_then_nothing(neo4j_db, tmp_path):
+    env = cli_env(neo4j_db, tmp_path)
+    before = invoke(["migrate", "--status", "--json"], env)
+    assert before.exit_code == 0, before.output
+    states = json.loads(before.output)
+    assert states and all(s["state"] == "pending" for s in states)
+
+    applied = invoke(["migrate"], env)
+    assert applied.exit_code == 0, applied.output
+    assert applied.output.count("applied V") == len(states)
+
+    again = invoke(["migrate"], env)
+    assert again.exit_code == 0 and "up to date" in again.output
+
+    after = invoke(["migrate", "--status"], env)
+    assert after.output.count(" applied ") == len(states) and "pending" not in after.output
+
+
+def test_doctor_passes_on_a_migrated_database(neo4j_db, tmp_path):
+    env = cli_env(neo4j_db, tmp_path)
+    assert invoke(["migrate"], env).exit_code == 0
+    result = invoke(["doctor", "--json"], env)
+    assert result.exit_code == 0, result.output
+    checks = {c["name"]: c for c in json.loads(result.output)}
+    assert checks["Neo4j reachable"]["ok"]
+    assert checks["Neo4j version >= 5.18"]["ok"] and checks["Neo4j version >= 5.18"]["detail"].startswith("5.")
+    assert checks["APOC present"]["ok"]
+    assert checks["migrations current"]["ok"]
+    assert checks["embedding model loadable"]["ok"] and "384" in checks["embedding model loadable"]["detail"]
+    assert checks["LLM endpoint"]["ok"]
+
+
+def test_doctor_flags_pending_migrations(neo4j_db, tmp_path):
+    result = invoke(["doctor"], cli_env(neo4j_db, tmp_path))
+    assert result.exit_code == 1
+    assert "[FAIL] migrations current" in result.output and "run `tripartite migrate`" in result.output
+
+
+def test_unreachable_neo4j_is_one_line(tmp_path):
+    from conftest import free_port
+
+    env = {"NEO4J_URI": f"bolt://127.0.0.1:{free_port()}", "TRIPARTITE_CONFIG": "",
+                                 "NEO4J_PASSWORD": "pw-not-shown"}
+    result = invoke(["migrate"], env)
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: Neo4j is not reachable at bolt://127.0.0.1:")
+    assert "check that it runs" in lines[0]
+    doctor = invoke(["doctor"], env)
+    assert doctor.exit_code == 1 and "[FAIL] Neo4j reachable" in doctor.output
+    assert "pw-not-shown" not in doctor.output + result.output

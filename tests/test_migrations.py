@@ -1,0 +1,162 @@
+"""The migration runner against a real Neo4j: order, idempotence, drift, atomicity."""
+from pathlib import Path
+
+import pytest
+
+from tripartite import migrations
+from tripartite.errors import MigrationError
+from tripartite.paths import migrations_dir
+
+pytestmark = pytest.mark.neo4j
+
+DB = "neo4j"
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def run(driver, folder, database):
+    return [m.name for m in migrations.migrate(driver, database, folder)]
+
+
+def scalar(driver, query, database, **params):
+    records, _, _ = driver.execute_query(query, params, database_=database)
+    return records[0][0]
+
+
+def recorded_versions(driver, database):
+    records, _, _ = driver.execute_query(
+        "MATCH (m:__TripartiteMigration) RETURN m.version AS v ORDER BY m.applied_at, m.version", database_=database)
+    return [r["v"] for r in records]
+
+
+def test_applies_in_version_order_not_name_order(driver, neo4j_db, tmp_path):
+    # Each migration depends on the one before it, so a wrong order fails.
+    write(tmp_path, "V10__third.cypher", "MATCH (s:Step {n: 2}) CREATE (:Step {n: 3});")
+    write(tmp_path, "V2__second.cypher", "MATCH (s:Step {n: 1}) CREATE (:Step {n: 2});")
+    write(tmp_path, "V1__first.cypher", "CREATE (:Step {n: 1});")
+    assert run(driver, tmp_path, neo4j_db.database) == ["V1__first.cypher", "V2__second.cypher", "V10__third.cypher"]
+    assert scalar(driver, "MATCH (s:Step) RETURN collect(s.n) AS ns", neo4j_db.database) == [1, 2, 3]
+    assert recorded_versions(driver, neo4j_db.database) == [1, 2, 10]
+
+
+def test_rerun_applies_nothing(driver, neo4j_db, tmp_path):
+    write(tmp_path, "V001__nodes.cypher", "CREATE (:Thing {id: 1});\nCREATE (:Thing {id: 2});")
+    write(tmp_path, "V002__schema.cypher", "CREATE CONSTRAINT thing_id IF NOT EXISTS FOR (t:Thing) REQUIRE t.id IS UNIQUE;")
+    assert len(run(driver, tmp_path, neo4j_db.database)) == 2
+    assert run(driver, tmp_path, neo4j_db.database) == []
+    assert scalar(driver, "MATCH (t:Thing) RETURN count(t)", neo4j_db.database) == 2
+    assert recorded_versions(driver, neo4j_db.database) == [1, 2]
+
+
+def test_checksum_and_history_are_recorded(driver, neo4j_db, tmp_path):
+    path = write(tmp_path, "V001__nodes.cypher", "CREATE (:Thing {id: 1});")
+    run(driver, tmp_path, neo4j_db.database)
+    records, _, _ = driver.execute_query("MATCH (m:__TripartiteMigration) RETURN m", database_=neo4j_db.database)
+    node = records[0]["m"]
+    assert node["checksum"] == migrations.checksum(path.read_text())
+    assert node["description"] == "nodes" and node["file"] == "V001__nodes.cypher" and node["statements"] == 1
+    assert node["applied_at"] is not None
+
+
+def test_edited_applied_migration_stops_the_run(driver, neo4j_db, tmp_path):
+    first = write(tmp_path, "V001__nodes.cypher", "CREATE (:Thing {id: 1});")
+    run(driver, tmp_path, neo4j_db.database)
+    first.write_text("CREATE (:Thing {id: 1, extra: true});")
+    write(tmp_path, "V002__more.cypher", "CREATE (:Thing {id: 2});")
+    with pytest.raises(MigrationError, match="V001__nodes.cypher: edited after it was applied"):
+        run(driver, tmp_path, neo4j_db.database)
+    assert scalar(driver, "MATCH (t:Thing) RETURN count(t)", neo4j_db.database) == 1  # V002 not applied
+    states = {s.version: s.state for s in migrations.status(driver, neo4j_db.database, tmp_path)}
+    assert states == {1: "changed", 2: "pending"}
+
+
+def test_line_ending_changes_are_not_drift(driver, neo4j_db, tmp_path):
+    first = write(tmp_path, "V001__nodes.cypher", "CREATE (:Thing {id: 1});\nCREATE (:Thing {id: 2});\n")
+    run(driver, tmp_path, neo4j_db.database)
+    first.write_bytes(b"CREATE (:Thing {id: 1});\r\nCREATE (:Thing {id: 2});\r\n")
+    assert run(driver, tmp_path, neo4j_db.database) == []
+
+
+def test_syntax_error_leaves_nothing_half_applied(driver, neo4j_db, tmp_path):
+    write(tmp_path, "V001__ok.cypher", "CREATE (:Thing {id: 1});")
+    write(tmp_path, "V002__broken.cypher", "CREATE (:Thing {id: 2});\nCREATE (:Thing {id: 3});\nMATCH (t:Thing RETURN t;")
+    with pytest.raises(MigrationError, match=r"V002__broken.cypher:3: Cypher syntax error"):
+        run(driver, tmp_path, neo4j_db.database)
+    assert scalar(driver, "MATCH (t:Thing) RETURN collect(t.id)", neo4j_db.database) == [1]
+    assert recorded_versions(driver, neo4j_db.database) == [1]
+
+
+def test_runtime_failure_rolls_the_whole_file_back(driver, neo4j_db, tmp_path):
+    write(tmp_path, "V001__schema.cypher", "CREATE CONSTRAINT thing_id IF NOT EXISTS FOR (t:Thing) REQUIRE t.id IS UNIQUE;")
+    write(tmp_path, "V002__data.cypher", "CREATE (:Thing {id: 1});\nCREATE (:Other);\nCREATE (:Thing {id: 1});")
+    with pytest.raises(MigrationError, match=r"V002__data.cypher:3: failed, rolled back"):
+        run(driver, tmp_path, neo4j_db.database)
+    assert scalar(driver, "MATCH (n) WHERE NOT n:__TripartiteMigration RETURN count(n)", neo4j_db.database) == 0
+    assert recorded_versions(driver, neo4j_db.database) == [1]
+
+
+def test_failing_schema_file_creates_none_of_its_indexes(driver, neo4j_db, tmp_path):
+    write(tmp_path, "V001__data.cypher", "CREATE (:Dup {id: 1}), (:Dup {id: 1});")
+    write(tmp_path, "V002__schema.cypher",
+          "CREATE INDEX good_index IF NOT EXISTS FOR (d:Dup) ON (d.name);\n"
+          "CREATE CONSTRAINT dup_id FOR (d:Dup) REQUIRE d.id IS UNIQUE;")  # existing duplicates violate it
+    with pytest.raises(MigrationError, match="V002__schema.cypher"):
+        run(driver, tmp_path, neo4j_db.database)
+    names = scalar(driver, "SHOW INDEXES YIELD name RETURN collect(name)", neo4j_db.database)
+    assert "good_index" not in names
+    assert recorded_versions(driver, neo4j_db.database) == [1]
+
+
+def test_mixed_schema_and_data_file_is_refused_before_anything_runs(driver, neo4j_db, tmp_path):
+    write(tmp_path, "V001__mixed.cypher",
+          "CREATE CONSTRAINT t IF NOT EXISTS FOR (t:Thing) REQUIRE t.id IS UNIQUE;\nCREATE (:Thing {id: 1});")
+    with pytest.raises(MigrationError, match="mixes schema statements"):
+        run(driver, tmp_path, neo4j_db.database)
+    assert scalar(driver, "MATCH (t:Thing) RETURN count(t)", neo4j_db.database) == 0
+
+
+def test_out_of_order_and_misnamed_files_are_refused(driver, neo4j_db, tmp_path):
+    write(tmp_path, "V005__late.cypher", "CREATE (:Thing {id: 5});")
+    run(driver, tmp_path, neo4j_db.database)
+    write(tmp_path, "V003__early.cypher", "CREATE (:Thing {id: 3});")
+    with pytest.raises(MigrationError, match="older than the newest applied migration V005"):
+        run(driver, tmp_path, neo4j_db.database)
+    (tmp_path / "V003__early.cypher").rename(tmp_path / "add_things.cypher")
+    with pytest.raises(MigrationError, match="add_things.cypher: migration file names must look like"):
+        run(driver, tmp_path, neo4j_db.database)
+
+
+def test_deleted_applied_migration_is_reported(driver, neo4j_db, tmp_path):
+    gone = write(tmp_path, "V001__gone.cypher", "CREATE (:Thing {id: 1});")
+    run(driver, tmp_path, neo4j_db.database)
+    gone.unlink()
+    write(tmp_path, "V002__next.cypher", "CREATE (:Thing {id: 2});")
+    assert [(s.version, s.state) for s in migrations.status(driver, neo4j_db.database, tmp_path)] == [
+        (1, "missing"), (2, "pending")]
+    with pytest.raises(MigrationError, match="applied in the database but missing"):
+        run(driver, tmp_path, neo4j_db.database)
+
+
+def test_status_lists_applied_and_pending(driver, neo4j_db, tmp_path):
+    write(tmp_path, "V001__a.cypher", "CREATE (:A);")
+    run(driver, tmp_path, neo4j_db.database)
+    write(tmp_path, "V002__b.cypher", "CREATE (:B);")
+    states = migrations.status(driver, neo4j_db.database, tmp_path)
+    assert [(s.version, s.description, s.state) for s in states] == [(1, "a", "applied"), (2, "b", "pending")]
+    assert states[0].applied_at and states[1].applied_at is None
+
+
+def test_project_migrations_create_the_graph_schema(driver, neo4j_db):
+    applied = run(driver, migrations_dir(), neo4j_db.database)
+    assert applied and applied[0].startswith("V001__")
+    records, _, _ = driver.execute_query(
+        "SHOW CONSTRAINTS YIELD labelsOrTypes, properties, type WHERE type = 'UNIQUENESS' "
+        "RETURN labelsOrTypes[0] AS label, properties[0] AS property", database_=neo4j_db.database)
+    unique = {(r["label"], r["property"]) for r in records}
+    for label in ("Document", "Section", "Chunk", "Ontology", "ConceptClass", "Concept", "Object", "Evidence"):
+        assert (label, "id") in unique
+    assert run(driver, migrations_dir(), neo4j_db.database) == []

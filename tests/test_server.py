@@ -1,0 +1,93 @@
+"""Lifecycle of the no-Docker local server: start, status, restart with data kept, stop,
+and the failures a user meets (port taken, no Java 17, a start that fails)."""
+import json
+import socket
+from dataclasses import replace
+
+import pytest
+from click.testing import CliRunner
+from neo4j import GraphDatabase
+
+from conftest import REPO, free_port
+from tripartite.cli import cli
+from tripartite.config import load_settings
+from tripartite.errors import ServerError
+from tripartite.server.local import LocalServer, port_in_use
+
+pytestmark = pytest.mark.server
+
+
+@pytest.fixture
+def server_settings(tmp_path):
+    settings = load_settings(env={}, cwd=REPO)
+    return settings, replace(settings.server, home=tmp_path / "home", bolt_port=free_port(), http_port=free_port())
+
+
+def query(bolt_uri: str, cypher: str, **params):
+    with GraphDatabase.driver(bolt_uri, auth=None, notifications_min_severity="OFF") as driver:
+        records, _, _ = driver.execute_query(cypher, params)
+    return records
+
+
+def test_start_status_restart_stop(server_settings):
+    settings, server = server_settings
+    local = LocalServer(server, settings.cache_dir)
+    assert not local.status().running
+    status = local.start()
+    try:
+        assert status.running and status.pid
+        assert status.bolt_uri == f"bolt://127.0.0.1:{server.bolt_port}"
+        assert status.browser_url == f"http://127.0.0.1:{server.http_port}/browser/"
+        assert query(status.bolt_uri, "RETURN apoc.version() AS v")[0]["v"].startswith("5.26")
+        assert local.start().pid == status.pid  # a second start finds it running
+        query(status.bolt_uri, "CREATE (:Kept {name: $name})", name="survives restarts")
+        assert local.stop()
+        assert not local.status().running and not port_in_use(server.bolt_port)
+        restarted = local.start()
+        assert query(restarted.bolt_uri, "MATCH (k:Kept) RETURN k.name AS n")[0]["n"] == "survives restarts"
+    finally:
+        local.stop()
+    assert not local.status().running
+    assert not local.stop()  # stopping a stopped server is not an error
+
+
+def test_taken_port_is_a_one_line_error(server_settings):
+    settings, server = server_settings
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", server.bolt_port))
+        squatter.listen()
+        with pytest.raises(ServerError, match=f"port {server.bolt_port} \\(Bolt\\) on 127.0.0.1 is taken") as info:
+            LocalServer(server, settings.cache_dir).start()
+    assert "\n" not in str(info.value)
+    assert not (server.home / "run" / "tripartite.pid").exists()
+
+
+def test_missing_java_17_is_a_one_line_error(server_settings, tmp_path):
+    settings, server = server_settings
+    fake_java = tmp_path / "java"
+    fake_java.write_text('#!/bin/sh\necho \'openjdk version "11.0.2" 2019-01-15\' >&2\n')
+    fake_java.chmod(0o755)
+    with pytest.raises(ServerError, match="is not Java 17 or 21") as info:
+        LocalServer(replace(server, java=str(fake_java)), settings.cache_dir).start()
+    assert "Java 11" in str(info.value)
+
+
+def test_failed_start_reports_the_log_tail(server_settings):
+    settings, server = server_settings
+    broken = replace(server, pagecache="plenty")  # Neo4j refuses this setting and exits
+    with pytest.raises(ServerError, match="Neo4j exited during start") as info:
+        LocalServer(broken, settings.cache_dir).start()
+    assert "plenty" in info.value.log_tail
+    assert not LocalServer(broken, settings.cache_dir).status().running
+
+
+def test_cli_start_failure_prints_error_and_log_tail(server_settings):
+    settings, server = server_settings
+    env = {"TRIPARTITE_SERVER_HOME": str(server.home), "TRIPARTITE_BOLT_PORT": str(server.bolt_port),
+           "TRIPARTITE_HTTP_PORT": str(server.http_port), "TRIPARTITE_CONFIG": "", "TRIPARTITE_JAVA": "/nonexistent/java"}
+    result = CliRunner().invoke(cli, ["server", "start"], env=env)
+    assert result.exit_code == 1
+    assert result.output.startswith("error: TRIPARTITE_JAVA=/nonexistent/java is not Java 17 or 21")
+    status = CliRunner().invoke(cli, ["server", "status", "--json"], env=env)
+    assert status.exit_code == 3
+    assert json.loads(status.output)["running"] is False
