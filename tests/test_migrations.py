@@ -39,7 +39,7 @@ def test_applies_in_version_order_not_name_order(driver, neo4j_db, tmp_path):
     write(tmp_path, "V2__second.cypher", "MATCH (s:Step {n: 1}) CREATE (:Step {n: 2});")
     write(tmp_path, "V1__first.cypher", "CREATE (:Step {n: 1});")
     assert run(driver, tmp_path, neo4j_db.database) == ["V1__first.cypher", "V2__second.cypher", "V10__third.cypher"]
-    assert scalar(driver, "MATCH (s:Step) RETURN collect(s.n) AS ns", neo4j_db.database) == [1, 2, 3]
+    assert scalar(driver, "MATCH (s:Step) WITH s ORDER BY s.n RETURN collect(s.n) AS ns", neo4j_db.database) == [1, 2, 3]
     assert recorded_versions(driver, neo4j_db.database) == [1, 2, 10]
 
 
