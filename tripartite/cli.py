@@ -184,6 +184,144 @@ def migrate_command(obj: Context, show_status: bool, as_json: bool) -> None:
             click.echo("up to date: nothing to apply")
 
 
+# ---- lexical graph ---------------------------------------------------------------------------
+@cli.command("ingest")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--chunk-tokens", type=int, help="Largest chunk, in the embedding model's tokens (default 200).")
+@click.option("--max-mb", type=float, help="Refuse files larger than this (default 64).")
+@click.option("--no-embed", is_flag=True, help="Write the graph only; embed later with `tripartite embed`.")
+@click.option("--json", "as_json", is_flag=True)
+@pass_context
+def ingest_command(obj: Context, paths: tuple[str, ...], chunk_tokens: int | None, max_mb: float | None,
+                   no_embed: bool, as_json: bool) -> None:
+    """Ingest Markdown, text and PDF files (or folders of them) into the lexical graph."""
+    from tripartite.embeddings import make_token_counter
+    from tripartite.lexical.ingest import ingest_paths
+    from tripartite.lexical.readers import discover
+
+    settings = obj.settings
+    max_tokens = chunk_tokens or settings.chunking.max_tokens
+    counter = make_token_counter(settings)
+    if max_tokens < 16 or max_tokens + 2 > counter.window:
+        raise click.BadParameter(f"{max_tokens} does not fit the embedding model's {counter.window}-token window; "
+                                 f"use 16 to {counter.window - 2}", param_hint="--chunk-tokens")
+    max_bytes = int((max_mb or settings.chunking.max_mb) * 1024 * 1024)
+    total = len(discover(paths).supported)
+    with connect(settings) as driver:
+        with click.progressbar(length=total, label="Ingesting", file=sys.stderr,
+                               hidden=as_json or total < 2) as bar:
+            report = ingest_paths(driver, settings.neo4j_database, list(paths), counter, max_tokens, max_bytes,
+                                  on_file=lambda path: bar.update(1))
+        embedded = 0 if no_embed else _embed_pending(settings, driver, quiet=as_json)
+    if as_json:
+        emit_json({**report.as_dict(), "embedded": embedded})
+    else:
+        for doc in report.ingested:
+            verb = "replaced" if doc["replaced"] else "ingested"
+            click.echo(f"{verb:<9} {doc['id']}: {doc['sections']} sections, {doc['chunks']} chunks")
+        for doc in report.unchanged:
+            click.echo(f"unchanged {doc['id']}")
+        for item in report.skipped:
+            click.echo(f"skipped   {item['path']}: {item['reason']}")
+        for path in report.missing:
+            click.echo(f"error: {path}: no such file or folder", err=True)
+        for item in report.failed:
+            click.echo(f"error: {item['error']}", err=True)
+        if not no_embed:
+            click.echo(f"embedded  {embedded} chunks")
+    if report.failed or report.missing:
+        sys.exit(1)
+
+
+def _embed_pending(settings: Settings, driver, quiet: bool) -> int:
+    from tripartite.embeddings import make_embedder
+    from tripartite.lexical.embed import embed_chunks, pending_count
+
+    embedder = make_embedder(settings)
+    pending = pending_count(driver, settings.neo4j_database, embedder.name)
+    if not pending:
+        return 0
+    with click.progressbar(length=pending, label=f"Embedding ({embedder.name})", file=sys.stderr,
+                           hidden=quiet) as bar:
+        return embed_chunks(driver, settings.neo4j_database, embedder, on_progress=bar.update)
+
+
+@cli.command("embed")
+@click.option("--json", "as_json", is_flag=True)
+@pass_context
+def embed_command(obj: Context, as_json: bool) -> None:
+    """Embed every chunk that has no vector from the configured model yet."""
+    with connect(obj.settings) as driver:
+        embedded = _embed_pending(obj.settings, driver, quiet=as_json)
+    if as_json:
+        emit_json({"embedded": embedded})
+    else:
+        click.echo(f"embedded {embedded} chunks")
+
+
+@cli.group()
+def documents() -> None:
+    """The documents in the lexical graph."""
+
+
+@documents.command("list")
+@click.option("--json", "as_json", is_flag=True)
+@pass_context
+def documents_list(obj: Context, as_json: bool) -> None:
+    """Every document with its sections, chunks and embedded chunks."""
+    from tripartite.lexical.store import list_documents
+
+    with connect(obj.settings) as driver:
+        rows = list_documents(driver, obj.settings.neo4j_database)
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        click.echo("no documents; add some with `tripartite ingest PATH`")
+    for row in rows:
+        click.echo(f"{row['id']:<32} {row['format']:<8} {row['sections']:>4} sections {row['chunks']:>6} chunks "
+                   f"{row['embedded']:>6} embedded  {row['path']}")
+
+
+@documents.command("remove")
+@click.argument("document_id")
+@click.option("--json", "as_json", is_flag=True)
+@pass_context
+def documents_remove(obj: Context, document_id: str, as_json: bool) -> None:
+    """Remove a document with its sections, chunks and everything derived from them."""
+    from tripartite.lexical.store import remove_document
+
+    with connect(obj.settings) as driver:
+        chunks = remove_document(driver, obj.settings.neo4j_database, document_id)
+    if chunks is None:
+        raise click.ClickException(f"no document with id {document_id!r}; see `tripartite documents list`")
+    if as_json:
+        emit_json({"removed": document_id, "chunks": chunks})
+    else:
+        click.echo(f"removed {document_id} ({chunks} chunks)")
+
+
+@cli.command("trace")
+@click.argument("chunk_id")
+@click.option("--json", "as_json", is_flag=True)
+@pass_context
+def trace_command(obj: Context, chunk_id: str, as_json: bool) -> None:
+    """Print the path Document > Section > ... > Chunk of a chunk, with its text."""
+    from tripartite.lexical.store import trace_chunk
+
+    with connect(obj.settings) as driver:
+        trace = trace_chunk(driver, obj.settings.neo4j_database, chunk_id)
+    if trace is None:
+        raise click.ClickException(f"no chunk with id {chunk_id!r}")
+    if as_json:
+        emit_json(trace)
+        return
+    trail = [trace["document"]] + [s["title"] for s in trace["sections"]] + [f"chunk {trace['index']}"]
+    click.echo(" > ".join(trail))
+    click.echo(f"({trace['document_id']}: {trace['source']}; {trace['tokens']} tokens)\n")
+    click.echo(trace["text"])
+
+
 # ---- doctor / config ------------------------------------------------------------------------
 @cli.command("doctor")
 @click.option("--json", "as_json", is_flag=True)

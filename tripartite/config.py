@@ -61,6 +61,21 @@ class LLMSettings:
 
 
 @dataclass(frozen=True)
+class EmbeddingSettings:
+    """local: all-MiniLM-L6-v2 on this machine; openai: an OpenAI-compatible /embeddings endpoint."""
+
+    provider: str = "local"
+    model: str = "all-MiniLM-L6-v2"
+    batch_size: int = 8
+
+
+@dataclass(frozen=True)
+class ChunkingSettings:
+    max_tokens: int = 200   # in the embedding model's tokens; MiniLM reads at most 256
+    max_mb: float = 64.0    # larger files are refused with a clear error
+
+
+@dataclass(frozen=True)
 class Settings:
     neo4j_uri: str
     neo4j_user: str
@@ -68,6 +83,8 @@ class Settings:
     neo4j_database: str
     server: ServerSettings
     llm: LLMSettings
+    embeddings: EmbeddingSettings
+    chunking: ChunkingSettings
     cache_dir: Path
     migrations_dir: Path
     config_file: Path | None = None
@@ -97,6 +114,8 @@ class Settings:
                 "model": self.llm.model or None,
                 "api_key": "set" if self.llm.api_key else "not set",
             },
+            "embeddings": {"provider": self.embeddings.provider, "model": self.embeddings.model},
+            "chunking": {"max_tokens": self.chunking.max_tokens, "max_mb": self.chunking.max_mb},
             "cache_dir": str(self.cache_dir),
             "migrations_dir": str(self.migrations_dir),
         }
@@ -164,15 +183,28 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
     data = _read_toml(path) if path else {}
     base = path.parent if path else cwd
 
-    unknown_sections = sorted(set(data) - {"neo4j", "server", "llm", "paths"})
+    known = {"neo4j", "server", "llm", "embeddings", "chunking", "paths"}
+    unknown_sections = sorted(set(data) - known)
     if unknown_sections:
-        raise ConfigError(f"{path}: unknown section(s) {', '.join(unknown_sections)}; allowed: neo4j, server, llm, paths")
+        raise ConfigError(f"{path}: unknown section(s) {', '.join(unknown_sections)}; allowed: {', '.join(sorted(known))}")
 
     neo4j = _section(path, data, "neo4j", {"uri", "user", "database"})
     server_keys = {f.name for f in fields(ServerSettings)}
     server = _section(path, data, "server", server_keys)
     llm = _section(path, data, "llm", {"base_url", "model"})
     paths = _section(path, data, "paths", {"cache_dir", "migrations_dir"})
+    embeddings = _section(path, data, "embeddings", {f.name for f in fields(EmbeddingSettings)})
+    chunking = _section(path, data, "chunking", {f.name for f in fields(ChunkingSettings)})
+    provider = env.get("TRIPARTITE_EMBEDDING_PROVIDER") or embeddings.get("provider", "local")
+    if provider not in ("local", "openai"):
+        raise ConfigError(f"embedding provider {provider!r} is unknown; use 'local' or 'openai'")
+    default_model = "all-MiniLM-L6-v2" if provider == "local" else "text-embedding-3-small"
+    embedding_settings = EmbeddingSettings(
+        provider=provider,
+        model=env.get("TRIPARTITE_EMBEDDING_MODEL") or embeddings.get("model") or default_model,
+        batch_size=int(embeddings.get("batch_size", EmbeddingSettings.batch_size)),
+    )
+    chunking_settings = ChunkingSettings(**chunking)
 
     home_value = server.pop("home", ".tripartite/neo4j")
     home = Path(env.get("TRIPARTITE_SERVER_HOME") or home_value).expanduser()
@@ -199,6 +231,8 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
             model=env.get("TRIPARTITE_LLM_MODEL") or llm.get("model", ""),
             api_key=env.get("OPENAI_API_KEY", ""),
         ),
+        embeddings=embedding_settings,
+        chunking=chunking_settings,
         cache_dir=(base / cache_dir).resolve() if not cache_dir.is_absolute() else cache_dir,
         migrations_dir=(base / migrations_dir).resolve() if migrations_dir else default_migrations_dir(),
         config_file=path,

@@ -71,3 +71,80 @@ class MiniLMEmbedder:
     def embed_query(self, text: str) -> list[float]:
         """neo4j-graphrag's Embedder interface."""
         return self.embed([text])[0].tolist()
+
+
+class OpenAIEmbedder:
+    """Embeddings from an OpenAI-compatible /embeddings endpoint (OpenAI, Azure, Ollama, vLLM)."""
+
+    def __init__(self, model: str, base_url: str = "", api_key: str = "", batch_size: int = 64,
+                 timeout: float = 60.0, max_retries: int = 5):
+        import openai
+
+        self.name = model
+        self.batch_size = batch_size
+        self.client = openai.OpenAI(base_url=base_url or None, api_key=api_key or "not-needed",
+                                    timeout=timeout, max_retries=max_retries)
+        self.dimensions: int | None = None
+        self.max_tokens = 8191
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        import openai
+
+        from tripartite.errors import TripartiteError
+
+        vectors: list[list[float]] = []
+        for start in range(0, len(texts), self.batch_size):
+            batch = list(texts[start:start + self.batch_size])
+            try:
+                response = self.client.embeddings.create(model=self.name, input=batch)
+            except openai.APIError as exc:
+                raise TripartiteError(f"embedding endpoint failed for model {self.name}: "
+                                      f"{type(exc).__name__}: {str(exc)[:160]}; check OPENAI_BASE_URL and the model") from None
+            rows = sorted(response.data, key=lambda item: item.index)
+            if len(rows) != len(batch):
+                raise TripartiteError(f"embedding endpoint returned {len(rows)} vectors for {len(batch)} texts")
+            vectors.extend(row.embedding for row in rows)
+        array = np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+        if len(texts):
+            self.dimensions = array.shape[1]
+        norms = np.linalg.norm(array, axis=1, keepdims=True)
+        return array / np.clip(norms, 1e-12, None)
+
+    def probe_dimensions(self) -> int:
+        if self.dimensions is None:
+            self.embed(["dimension probe"])
+        return int(self.dimensions)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed([text])[0].tolist()
+
+
+def make_embedder(settings):
+    """The embedder the settings ask for."""
+    if settings.embeddings.provider == "openai":
+        return OpenAIEmbedder(settings.embeddings.model, settings.llm.base_url, settings.llm.api_key)
+    return MiniLMEmbedder(settings.cache_dir, batch_size=settings.embeddings.batch_size)
+
+
+def make_token_counter(settings):
+    """Chunk sizes are counted in the embedding model's own tokens."""
+    from tripartite.lexical.tokens import TiktokenCounter, WordPieceCounter
+
+    if settings.embeddings.provider == "openai":
+        return TiktokenCounter()
+    return WordPieceCounter(settings.cache_dir)
+
+
+def embedding_dimensions(embedder) -> int:
+    return embedder.dimensions if embedder.dimensions else embedder.probe_dimensions()
+
+
+def as_graphrag_embedder(embedder):
+    """Wrap one of ours for neo4j-graphrag's retrievers, which require their Embedder type."""
+    from neo4j_graphrag.embeddings.base import Embedder
+
+    class _Adapter(Embedder):
+        def embed_query(self, text: str) -> list[float]:
+            return embedder.embed([text])[0].tolist()
+
+    return _Adapter()

@@ -1,0 +1,83 @@
+"""`tripartite ingest`: files -> parsed documents -> chunks -> Neo4j, skipping unchanged ones.
+
+Each document is read and chunked completely before anything is written, so a file that
+fails (bad encoding, broken PDF, too large) writes nothing. Documents are written in
+batches, one transaction per batch.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import neo4j
+
+from tripartite.lexical.chunker import chunk_document, chunker_signature
+from tripartite.lexical.model import DocumentRecords
+from tripartite.lexical.readers import EmptyDocument, IngestError, discover, document_ids, read_document
+from tripartite.lexical.store import document_states, write_documents
+
+CHUNKS_PER_TRANSACTION = 5000
+
+
+@dataclass
+class IngestReport:
+    ingested: list[dict] = field(default_factory=list)
+    unchanged: list[dict] = field(default_factory=list)
+    skipped: list[dict] = field(default_factory=list)   # unsupported types, empty files
+    failed: list[dict] = field(default_factory=list)    # one-line errors, nothing written
+    missing: list[str] = field(default_factory=list)
+
+    @property
+    def chunks_written(self) -> int:
+        return sum(d["chunks"] for d in self.ingested)
+
+    def as_dict(self) -> dict:
+        return {"ingested": self.ingested, "unchanged": self.unchanged, "skipped": self.skipped,
+                "failed": self.failed, "missing": self.missing}
+
+
+def ingest_paths(driver: neo4j.Driver, database: str, paths: list[str], counter, max_tokens: int,
+                 max_bytes: int, on_file: Callable[[Path], None] = lambda p: None) -> IngestReport:
+    report = IngestReport()
+    found = discover(paths)
+    report.missing = [str(p) for p in found.missing]
+    report.skipped = [{"path": str(p), "reason": f"unsupported file type {p.suffix or '(none)'}"}
+                      for p in found.unsupported]
+    ids = document_ids(found.supported)
+    states = document_states(driver, database, list(ids.values())) if ids else {}
+    signature = chunker_signature(counter, max_tokens)
+    batch: list[DocumentRecords] = []
+    batch_chunks = 0
+
+    def flush() -> None:
+        nonlocal batch, batch_chunks
+        write_documents(driver, database, batch)
+        for records in batch:
+            report.ingested.append({"id": records.document.id, "path": records.document.path,
+                                    "sections": len(records.sections), "chunks": len(records.chunks),
+                                    "replaced": records.document.id in states})
+        batch, batch_chunks = [], 0
+
+    for path in found.supported:
+        on_file(path)
+        document_id = ids[path]
+        try:
+            parsed = read_document(path, document_id, max_bytes)
+        except EmptyDocument as exc:
+            report.skipped.append({"path": str(path), "reason": str(exc).split(": ", 1)[-1]})
+            continue
+        except IngestError as exc:
+            report.failed.append({"path": str(path), "error": str(exc)})
+            continue
+        state = states.get(document_id)
+        if state and state["content_hash"] == parsed.content_hash and state["chunker"] == signature:
+            report.unchanged.append({"id": document_id, "path": str(path)})
+            continue
+        records = chunk_document(parsed, counter, max_tokens)
+        batch.append(records)
+        batch_chunks += len(records.chunks)
+        if batch_chunks >= CHUNKS_PER_TRANSACTION:
+            flush()
+    flush()
+    return report

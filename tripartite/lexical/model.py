@@ -1,0 +1,70 @@
+"""Plain data for one parsed document, before it is written to Neo4j."""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class ParsedSection:
+    """A heading and the text directly under it (not its subsections' text)."""
+
+    title: str
+    level: int            # heading level 1-6; 1 for a headingless document's single section
+    path: tuple[str, ...]  # titles from the top section down to this one
+    parent: int | None     # index of the parent in ParsedDocument.sections
+    body: str
+
+
+@dataclass(frozen=True)
+class ParsedDocument:
+    id: str
+    title: str
+    path: str
+    format: str  # markdown | text | pdf
+    content_hash: str
+    size_bytes: int
+    sections: tuple[ParsedSection, ...]
+
+
+@dataclass(frozen=True)
+class SectionRecord:
+    id: str
+    document_id: str
+    parent_id: str | None
+    title: str
+    level: int
+    order: int
+    path: list[str]
+
+
+@dataclass(frozen=True)
+class ChunkRecord:
+    id: str
+    document_id: str
+    section_id: str
+    index: int
+    text: str
+    token_count: int
+
+
+@dataclass(frozen=True)
+class DocumentRecords:
+    document: ParsedDocument
+    chunker: str  # signature of the chunker settings; a change re-chunks the document
+    sections: list[SectionRecord] = field(default_factory=list)
+    chunks: list[ChunkRecord] = field(default_factory=list)
+
+
+def short_hash(*parts: str, length: int = 12) -> str:
+    digest = hashlib.sha1("\x1f".join(parts).encode("utf-8")).hexdigest()
+    return digest[:length]
+
+
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def slugify(text: str) -> str:
+    slug = _SLUG.sub("-", text.lower()).strip("-")
+    return slug or "document"

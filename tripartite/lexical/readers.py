@@ -1,0 +1,123 @@
+"""Reading source files into ParsedDocuments: Markdown, plain text and PDF.
+
+Every problem is an IngestError whose message names the file and the fix; nothing is
+written for a file that fails here.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+from tripartite.errors import TripartiteError
+from tripartite.lexical.markdown import first_heading, markdown_sections
+from tripartite.lexical.model import ParsedDocument, ParsedSection, short_hash, slugify
+
+MARKDOWN = {".md", ".markdown", ".mdown", ".mkd"}
+TEXT = {".txt", ".text"}
+PDF = {".pdf"}
+SUPPORTED = MARKDOWN | TEXT | PDF
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+
+
+class IngestError(TripartiteError):
+    pass
+
+
+class EmptyDocument(IngestError):
+    """Not a failure: the file holds no text, so there is nothing to ingest."""
+
+
+@dataclass(frozen=True)
+class Discovered:
+    supported: list[Path]
+    unsupported: list[Path]
+    missing: list[Path]
+
+
+def discover(paths: Iterable[str | Path]) -> Discovered:
+    """Files to ingest from files and folders (recursively, hidden entries skipped)."""
+    supported: list[Path] = []
+    unsupported: list[Path] = []
+    missing: list[Path] = []
+    for raw in paths:
+        path = Path(raw).expanduser()
+        if path.is_dir():
+            candidates = sorted(p for p in path.rglob("*") if p.is_file()
+                                and not any(part.startswith(".") for part in p.relative_to(path).parts))
+        elif path.is_file():
+            candidates = [path]
+        else:
+            missing.append(path)
+            continue
+        for file in candidates:
+            (supported if file.suffix.lower() in SUPPORTED else unsupported).append(file.resolve())
+    return Discovered(list(dict.fromkeys(supported)), unsupported, missing)
+
+
+def document_ids(files: list[Path]) -> dict[Path, str]:
+    """A readable id per file from its name; same-named files get as many of their parent
+    folders as prefix as it takes to tell them apart (then a path hash as a last resort)."""
+    by_stem: dict[str, list[Path]] = {}
+    for file in files:
+        by_stem.setdefault(slugify(file.stem), []).append(file)
+    ids: dict[Path, str] = {}
+    for stem, group in by_stem.items():
+        if len(group) == 1:
+            ids[group[0]] = stem
+            continue
+        for depth in range(1, 4):
+            candidates = {f: "-".join([*(slugify(p) for p in f.parent.parts[-depth:]), stem]) for f in group}
+            if len(set(candidates.values())) == len(group):
+                break
+        else:
+            candidates = {f: f"{stem}-{short_hash(str(f), length=8)}" for f in group}
+        ids.update(candidates)
+    return ids
+
+
+def _decode(path: Path, data: bytes) -> str:
+    if b"\x00" in data[:8192]:
+        raise IngestError(f"{path}: binary file, not text; convert it to Markdown, text or PDF")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise IngestError(f"{path}: not UTF-8 (invalid byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+                          "convert it, e.g. iconv -f latin1 -t utf-8") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def read_document(path: Path, document_id: str, max_bytes: int = DEFAULT_MAX_BYTES) -> ParsedDocument:
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise IngestError(f"{path}: file not found") from None
+    if size > max_bytes:
+        raise IngestError(f"{path}: {size / 1e6:.1f} MB is above the {max_bytes / 1e6:.0f} MB limit; "
+                          "split the file or raise --max-mb")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise IngestError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from None
+    content_hash = hashlib.sha256(data).hexdigest()
+    suffix = path.suffix.lower()
+    if suffix in PDF:
+        from tripartite.lexical.pdf import pdf_sections
+
+        title, sections = pdf_sections(path, data)
+        fmt = "pdf"
+    else:
+        text = _decode(path, data)
+        if suffix in MARKDOWN:
+            title = first_heading(text) or path.stem
+            sections = markdown_sections(text, title)
+            fmt = "markdown"
+        else:
+            title = path.stem
+            body = text.strip()
+            sections = [ParsedSection(title, 1, (title,), None, body)] if body else []
+            fmt = "text"
+    if not any(s.body.strip() for s in sections):
+        raise EmptyDocument(f"{path}: no text to ingest (empty file)")
+    return ParsedDocument(document_id, title, str(path), fmt, content_hash, size, tuple(sections))

@@ -1,0 +1,90 @@
+"""Sentence splitting for chunking: paragraphs, list items and sentence ends.
+
+A regular-expression splitter, not a statistical one: it keeps abbreviations (e.g., Dr.,
+Fig. 2), decimals (2.5 mg) and initials together, and treats every paragraph, list item,
+table row and code block as a boundary.
+"""
+from __future__ import annotations
+
+import re
+
+ABBREVIATIONS = {
+    "e.g", "i.e", "etc", "vs", "dr", "mr", "mrs", "ms", "prof", "fig", "figs", "no", "nos", "approx",
+    "ca", "cf", "al", "st", "jr", "sr", "inc", "ltd", "co", "dept", "min", "max", "mg", "ml", "kg", "vol",
+    "p", "pp", "ed", "eds", "u.s", "u.k", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept",
+    "oct", "nov", "dec", "approx", "resp", "incl", "excl", "esp", "sec", "ch",
+}
+# A candidate end: . ! or ? (optionally followed by closing quotes/brackets), then space.
+_CANDIDATE = re.compile(r"[.!?]+[\"'”’)\]]*\s+")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def split_paragraphs(text: str) -> list[str]:
+    """Blocks separated by blank lines; list items, table rows and fenced code stay whole."""
+    blocks: list[str] = []
+    current: list[str] = []
+    in_code = False
+
+    def flush() -> None:
+        if current:
+            blocks.append("\n".join(current).strip())
+            current.clear()
+
+    for line in text.splitlines():
+        if _FENCE.match(line):
+            if in_code:
+                current.append(line)
+                flush()
+                in_code = False
+            else:
+                flush()
+                current.append(line)
+                in_code = True
+            continue
+        if in_code:
+            current.append(line)
+            continue
+        if not line.strip():
+            flush()
+        elif _LIST_ITEM.match(line) or line.lstrip().startswith("|"):
+            flush()
+            current.append(line.strip())
+            if line.lstrip().startswith("|"):
+                flush()
+        else:
+            current.append(line.strip())
+    flush()
+    return [b for b in blocks if b]
+
+
+def split_sentences(paragraph: str) -> list[str]:
+    if paragraph.startswith(("```", "~~~", "|")):
+        return [paragraph]
+    text = " ".join(paragraph.split()) if "\n" in paragraph else paragraph
+    sentences: list[str] = []
+    start = 0
+    for match in _CANDIDATE.finditer(text):
+        end = match.end()
+        if end >= len(text):
+            break
+        before = text[start:match.start() + 1]
+        word = before.rsplit(None, 1)[-1].rstrip(".!?").lower() if before.split() else ""
+        following = text[end:end + 1]
+        if match.group().startswith(".") and (
+            word in ABBREVIATIONS
+            or (len(word) == 1 and word.isalpha())  # an initial: "J. Smith"
+            or not (following.isupper() or following.isdigit() or following in "\"'“‘([")
+        ):
+            continue
+        sentences.append(text[start:end].strip())
+        start = end
+    tail = text[start:].strip()
+    if tail:
+        sentences.append(tail)
+    return sentences
+
+
+def sentences_of(text: str) -> list[list[str]]:
+    """The sentences of each paragraph of `text`."""
+    return [split_sentences(p) for p in split_paragraphs(text)]

@@ -1,0 +1,62 @@
+"""Writing parsed documents to Neo4j: nodes from Python in UNWIND batches, edges by
+cypher/lexical/structure_edges.cypher, all of a batch of documents in one transaction."""
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Sequence
+
+import neo4j
+
+from tripartite import scripts
+from tripartite.lexical.model import DocumentRecords
+
+ROWS_PER_STATEMENT = 5000
+
+
+def _document_row(records: DocumentRecords) -> dict:
+    doc = records.document
+    return {"id": doc.id, "title": doc.title, "path": doc.path, "format": doc.format,
+            "content_hash": doc.content_hash, "chunker": records.chunker, "size_bytes": doc.size_bytes,
+            "section_count": len(records.sections), "chunk_count": len(records.chunks)}
+
+
+def _write_batch(tx: neo4j.ManagedTransaction, batch: Sequence[DocumentRecords]) -> None:
+    ids = [r.document.id for r in batch]
+    scripts.run(tx, "lexical/delete_document_content", document_ids=ids)
+    for records in batch:
+        scripts.run(tx, "lexical/write_document", document=_document_row(records))
+    sections = [asdict(s) for r in batch for s in r.sections]
+    for start in range(0, len(sections), ROWS_PER_STATEMENT):
+        scripts.run(tx, "lexical/write_sections", sections=sections[start:start + ROWS_PER_STATEMENT])
+    chunks = [asdict(c) for r in batch for c in r.chunks]
+    for start in range(0, len(chunks), ROWS_PER_STATEMENT):
+        scripts.run(tx, "lexical/write_chunks", chunks=chunks[start:start + ROWS_PER_STATEMENT])
+    scripts.run(tx, "lexical/structure_edges", document_ids=ids)
+
+
+def write_documents(driver: neo4j.Driver, database: str, batch: Sequence[DocumentRecords]) -> None:
+    """Replace the given documents in one transaction: all of them are written, or none."""
+    if not batch:
+        return
+    with driver.session(database=database) as session:
+        session.execute_write(_write_batch, batch)
+
+
+def document_states(driver: neo4j.Driver, database: str, ids: list[str]) -> dict[str, dict]:
+    rows = scripts.query(driver, database, "lexical/document_state", document_ids=ids)
+    return {row["id"]: row for row in rows}
+
+
+def list_documents(driver: neo4j.Driver, database: str) -> list[dict]:
+    return scripts.query(driver, database, "lexical/list_documents")
+
+
+def remove_document(driver: neo4j.Driver, database: str, document_id: str) -> int | None:
+    """Remove a document and all it carries; None if there was no such document."""
+    rows = scripts.write(driver, database, "lexical/remove_document", document_id=document_id)
+    return rows[0]["chunks"] if rows else None
+
+
+def trace_chunk(driver: neo4j.Driver, database: str, chunk_id: str) -> dict | None:
+    rows = scripts.query(driver, database, "lexical/trace_chunk", chunk_id=chunk_id)
+    return rows[0] if rows else None
