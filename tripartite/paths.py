@@ -23,3 +23,8 @@ def cypher_dir() -> Path:
 
 def migrations_dir() -> Path:
     return cypher_dir() / "migrations"
+
+
+def samples_dir() -> Path:
+    """The project's own small sample corpus (guideline-like documents and objects)."""
+    return _project_dir("samples")

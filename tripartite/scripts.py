@@ -40,3 +40,10 @@ def write(driver: neo4j.Driver, database: str, name: str, **params: Any) -> list
     """Run a writing script in its own transaction."""
     with driver.session(database=database) as session:
         return session.execute_write(lambda tx: run(tx, name, **params))
+
+
+def run_autocommit(driver: neo4j.Driver, database: str, name: str, **params: Any) -> None:
+    """Run each statement as its own auto-commit query (needed by CALL ... IN TRANSACTIONS)."""
+    with driver.session(database=database) as session:
+        for statement in load(name):
+            session.run(statement.text, params).consume()

@@ -20,8 +20,11 @@ DEFAULT_CHUNK_TOKENS = 200
 
 class TokenCounter(Protocol):
     name: str
+    window: int
 
     def count_many(self, texts: Sequence[str]) -> list[int]: ...
+
+    def split_long(self, text: str, max_tokens: int) -> list[tuple[str, int]]: ...
 
 
 @dataclass(frozen=True)
@@ -35,34 +38,18 @@ def chunker_signature(counter: TokenCounter, max_tokens: int) -> str:
     return f"{CHUNKER_VERSION}/{counter.name}/{max_tokens}"
 
 
-def _pieces(body: str, counter: TokenCounter, max_tokens: int) -> list[_Piece]:
-    sentences = [(p, s) for p, paragraph in enumerate(sentences_of(body)) for s in paragraph]
-    counts = counter.count_many([s for _, s in sentences]) if sentences else []
-    pieces: list[_Piece] = []
-    for (paragraph, sentence), tokens in zip(sentences, counts):
+def _pieces_by_section(document: ParsedDocument, counter: TokenCounter, max_tokens: int) -> list[list[_Piece]]:
+    """Sentences of every section, counted in one batch (the tokenizer runs them in parallel)."""
+    located = [(n, p, sentence) for n, section in enumerate(document.sections)
+               for p, paragraph in enumerate(sentences_of(section.body)) for sentence in paragraph]
+    counts = counter.count_many([sentence for _, _, sentence in located]) if located else []
+    pieces: list[list[_Piece]] = [[] for _ in document.sections]
+    for (n, paragraph, sentence), tokens in zip(located, counts):
         if tokens <= max_tokens:
-            pieces.append(_Piece(sentence, tokens, paragraph))
+            pieces[n].append(_Piece(sentence, tokens, paragraph))
         else:
-            pieces.extend(_split_long(sentence, paragraph, counter, max_tokens))
+            pieces[n].extend(_Piece(text, size, paragraph) for text, size in counter.split_long(sentence, max_tokens))
     return pieces
-
-
-def _split_long(sentence: str, paragraph: int, counter: TokenCounter, max_tokens: int) -> list[_Piece]:
-    words = sentence.split()
-    counts = counter.count_many(words)
-    out: list[_Piece] = []
-    current: list[str] = []
-    total = 0
-    for word, tokens in zip(words, counts):
-        tokens = min(tokens, max_tokens)  # a single absurd "word" is truncated by the model anyway
-        if current and total + tokens > max_tokens:
-            out.append(_Piece(" ".join(current), total, paragraph))
-            current, total = [], 0
-        current.append(word)
-        total += tokens
-    if current:
-        out.append(_Piece(" ".join(current), total, paragraph))
-    return out
 
 
 def _pack(pieces: list[_Piece], max_tokens: int) -> list[tuple[str, int]]:
@@ -89,6 +76,7 @@ def chunk_document(document: ParsedDocument, counter: TokenCounter,
     seen_paths: dict[tuple[str, ...], int] = {}
     section_ids: list[str] = []
     index = 0
+    pieces = _pieces_by_section(document, counter, max_tokens)
     for order, section in enumerate(document.sections):
         occurrence = seen_paths.get(section.path, 0)
         seen_paths[section.path] = occurrence + 1
@@ -97,7 +85,7 @@ def chunk_document(document: ParsedDocument, counter: TokenCounter,
         parent_id = section_ids[section.parent] if section.parent is not None else None
         records.sections.append(SectionRecord(section_id, document.id, parent_id, section.title, section.level,
                                               order, list(section.path)))
-        for n, (text, tokens) in enumerate(_pack(_pieces(section.body, counter, max_tokens), max_tokens)):
+        for n, (text, tokens) in enumerate(_pack(pieces[order], max_tokens)):
             chunk_id = f"{document.id}:{short_hash(section_id, str(n), text)}"
             records.chunks.append(ChunkRecord(chunk_id, document.id, section_id, index, text, tokens))
             index += 1

@@ -15,7 +15,7 @@ import neo4j
 from tripartite.lexical.chunker import chunk_document, chunker_signature
 from tripartite.lexical.model import DocumentRecords
 from tripartite.lexical.readers import EmptyDocument, IngestError, discover, document_ids, read_document
-from tripartite.lexical.store import document_states, write_documents
+from tripartite.lexical.store import STAGED_ABOVE_CHUNKS, document_states, write_documents, write_large_document
 
 CHUNKS_PER_TRANSACTION = 5000
 
@@ -75,6 +75,11 @@ def ingest_paths(driver: neo4j.Driver, database: str, paths: list[str], counter,
             report.unchanged.append({"id": document_id, "path": str(path)})
             continue
         records = chunk_document(parsed, counter, max_tokens)
+        if len(records.chunks) > STAGED_ABOVE_CHUNKS:
+            write_large_document(driver, database, records)
+            report.ingested.append({"id": document_id, "path": str(path), "sections": len(records.sections),
+                                    "chunks": len(records.chunks), "replaced": document_id in states})
+            continue
         batch.append(records)
         batch_chunks += len(records.chunks)
         if batch_chunks >= CHUNKS_PER_TRANSACTION:

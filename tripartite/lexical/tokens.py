@@ -24,6 +24,26 @@ class WordPieceCounter:
         encodings = self.tokenizer.encode_batch(list(texts), add_special_tokens=False)
         return [len(e.ids) for e in encodings]
 
+    def split_long(self, text: str, max_tokens: int) -> list[tuple[str, int]]:
+        """Cut `text` into pieces of at most `max_tokens` word pieces, between words."""
+        encoding = self.tokenizer.encode(text, add_special_tokens=False)
+        words, offsets = encoding.word_ids, encoding.offsets
+        pieces: list[tuple[str, int]] = []
+        start_token = 0
+        while start_token < len(words):
+            end_token = min(start_token + max_tokens, len(words))
+            if end_token < len(words):
+                # Back up to the first token of a word, so no word is cut in half.
+                cut = end_token
+                while cut > start_token and words[cut] == words[cut - 1]:
+                    cut -= 1
+                end_token = cut if cut > start_token else end_token
+            begin = offsets[start_token][0]
+            end = offsets[end_token][0] if end_token < len(words) else len(text)
+            pieces.append((text[begin:end].strip(), end_token - start_token))
+            start_token = end_token
+        return [p for p in pieces if p[0]]
+
 
 class TiktokenCounter:
     """cl100k_base tokens, for OpenAI embedding models."""
@@ -38,3 +58,19 @@ class TiktokenCounter:
 
     def count_many(self, texts: Sequence[str]) -> list[int]:
         return [len(ids) for ids in self.encoding.encode_ordinary_batch(list(texts))]
+
+    def split_long(self, text: str, max_tokens: int) -> list[tuple[str, int]]:
+        words = text.split()
+        pieces: list[tuple[str, int]] = []
+        current: list[str] = []
+        total = 0
+        for word, tokens in zip(words, self.count_many(words)):
+            tokens = min(tokens, max_tokens)
+            if current and total + tokens > max_tokens:
+                pieces.append((" ".join(current), total))
+                current, total = [], 0
+            current.append(word)
+            total += tokens
+        if current:
+            pieces.append((" ".join(current), total))
+        return pieces

@@ -1,0 +1,239 @@
+"""The lexical graph in a real Neo4j: structure edges, idempotent re-ingest, replacement,
+bad files, big documents, listing, removal, tracing and neo4j-graphrag's VectorRetriever."""
+import json
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import cli_env
+from fake_openai import FakeOpenAI
+from tripartite.cli import cli
+from tripartite.lexical import store
+from tripartite.paths import samples_dir
+
+pytestmark = pytest.mark.neo4j
+
+SAMPLES = samples_dir() / "guidelines"
+
+
+def invoke(args, env):
+    return CliRunner().invoke(cli, args, env=env)
+
+
+@pytest.fixture
+def env(neo4j_db, tmp_path):
+    env = cli_env(neo4j_db, tmp_path)
+    assert invoke(["migrate"], env).exit_code == 0
+    return env
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    folder = tmp_path / "corpus"
+    shutil.copytree(SAMPLES, folder)
+    return folder
+
+
+def rows(driver, query, **params):
+    records, _, _ = driver.execute_query(query, params)
+    return [r.data() for r in records]
+
+
+def one(driver, query, **params):
+    return rows(driver, query, **params)[0]
+
+
+def graph_snapshot(driver):
+    return one(driver, """
+        MATCH (n) WITH count(n) AS nodes
+        MATCH ()-[r]->() WITH nodes, count(r) AS rels
+        MATCH (d:Document) RETURN nodes, rels, collect(toString(d.ingested_at)) AS stamps""")
+
+
+def test_ingest_builds_the_structure(driver, env, corpus):
+    result = invoke(["ingest", str(corpus), "--no-embed"], env)
+    assert result.exit_code == 0, result.output
+    assert result.output.count("ingested ") == 3
+    docs = rows(driver, "MATCH (d:Document) RETURN d.id AS id, d.chunk_count AS chunks ORDER BY id")
+    assert [d["id"] for d in docs] == ["atrial-fibrillation", "heart-failure", "hypertension"]
+    for doc in docs:
+        shape = one(driver, """
+            MATCH (d:Document {id: $id})
+            RETURN COUNT { (c:Chunk)-[:FROM_DOCUMENT]->(d) } AS from_document,
+                   COUNT { (:Chunk {document_id: $id})-[:NEXT_CHUNK]->(:Chunk {document_id: $id}) } AS next_chunk,
+                   COUNT { (:Section {document_id: $id})-[:HAS_CHUNK]->(:Chunk) } AS has_chunk""", id=doc["id"])
+        assert shape == {"from_document": doc["chunks"], "next_chunk": doc["chunks"] - 1, "has_chunk": doc["chunks"]}
+        # NEXT_CHUNK is one chain through the whole document in index order.
+        chain = one(driver, """
+            MATCH (first:Chunk {document_id: $id, index: 0})
+            MATCH p = (first)-[:NEXT_CHUNK*0..]->(last) WHERE NOT (last)-[:NEXT_CHUNK]->()
+            RETURN [n IN nodes(p) | n.index] AS order""", id=doc["id"])
+        assert chain["order"] == list(range(doc["chunks"]))
+    # Include edges follow the heading levels; next edges link siblings in order.
+    assert one(driver, "MATCH (d:Document)-[:HAS_SECTION]->(s) RETURN collect(DISTINCT s.level) AS l")["l"] == [1]
+    assert one(driver, "MATCH (p:Section)-[:HAS_SUBSECTION]->(s) WHERE s.level <= p.level RETURN count(*) AS n")["n"] == 0
+    siblings = rows(driver, """
+        MATCH (a:Section {document_id: 'hypertension'})-[:NEXT_SECTION]->(b)
+        WITH a, b ORDER BY a.order RETURN a.title AS a, b.title AS b""")
+    assert {"a": "What is hypertension?", "b": "Who is at risk?"} in siblings
+    assert {"a": "Lifestyle changes", "b": "Medicines"} in siblings
+    assert {"a": "Why it matters", "b": "Who is at risk?"} not in siblings  # different parents
+    # Every chunk traces up to its document through its section path.
+    broken = one(driver, """
+        MATCH (c:Chunk) WHERE NOT EXISTS {
+          MATCH (d:Document)-[:HAS_SECTION]->(:Section)-[:HAS_SUBSECTION*0..]->(:Section)-[:HAS_CHUNK]->(c) }
+        RETURN count(c) AS n""")
+    assert broken["n"] == 0
+
+
+def test_reingesting_unchanged_files_changes_nothing(driver, env, corpus):
+    assert invoke(["ingest", str(corpus), "--no-embed"], env).exit_code == 0
+    before = graph_snapshot(driver)
+    again = invoke(["ingest", str(corpus), "--no-embed", "--json"], env)
+    report = json.loads(again.output)
+    assert again.exit_code == 0 and not report["ingested"] and len(report["unchanged"]) == 3
+    assert graph_snapshot(driver) == before
+
+
+def test_changed_file_replaces_its_chunks_and_everything_derived(driver, env, corpus):
+    assert invoke(["ingest", str(corpus), "--no-embed"], env).exit_code == 0
+    old_ids = {r["id"] for r in rows(driver, "MATCH (c:Chunk {document_id: 'hypertension'}) RETURN c.id AS id")}
+    other_before = one(driver, "MATCH (c:Chunk {document_id: 'heart-failure'}) RETURN collect(c.id) AS ids")["ids"]
+    # Derived data hanging off the old chunks: an extract edge and an Evidence node.
+    driver.execute_query("""
+        MATCH (c:Chunk {document_id: 'hypertension'}) WITH c ORDER BY c.index LIMIT 1
+        CREATE (:Concept {id: 'test:salt', name: 'Salt'})-[:MENTIONED_IN {summary: 'old'}]->(c)
+        CREATE (:Evidence {id: 'e1', chunk_id: c.id, object_id: 'o1', concept_id: 'test:salt'})""")
+    path = corpus / "hypertension.md"
+    path.write_text(path.read_text().replace("## Living with hypertension", "## Follow-up\n\nSee your doctor "
+                                             "every three months.\n\n## Living with hypertension"))
+    result = invoke(["ingest", str(corpus), "--no-embed"], env)
+    assert result.exit_code == 0 and "replaced  hypertension" in result.output
+    new_ids = {r["id"] for r in rows(driver, "MATCH (c:Chunk {document_id: 'hypertension'}) RETURN c.id AS id")}
+    assert new_ids != old_ids
+    assert one(driver, "MATCH (c:Chunk) WHERE c.id IN $ids RETURN count(c) AS n", ids=list(old_ids - new_ids))["n"] == 0
+    assert one(driver, "MATCH ()-[r:MENTIONED_IN]->() RETURN count(r) AS n")["n"] == 0
+    assert one(driver, "MATCH (e:Evidence) RETURN count(e) AS n")["n"] == 0
+    assert "Follow-up" in one(driver, "MATCH (s:Section {document_id: 'hypertension'}) RETURN collect(s.title) AS t")["t"]
+    assert one(driver, "MATCH (c:Chunk {document_id: 'heart-failure'}) RETURN collect(c.id) AS ids")["ids"] == other_before
+    orphans = one(driver, "MATCH (c:Chunk) WHERE NOT (c)-[:FROM_DOCUMENT]->() RETURN count(c) AS n")
+    assert orphans["n"] == 0
+
+
+def test_a_bad_file_writes_nothing_and_the_rest_goes_in(driver, env, corpus):
+    (corpus / "broken.md").write_bytes("# Broken\nCaf\xe9".encode("latin-1"))
+    (corpus / "empty.md").write_text("")
+    (corpus / "picture.png").write_bytes(b"\x89PNG\r\n")
+    result = invoke(["ingest", str(corpus), "--no-embed"], env)
+    assert result.exit_code == 1
+    assert "broken.md: not UTF-8 (invalid byte 0xe9" in result.output
+    assert "skipped" in result.output and "picture.png: unsupported file type .png" in result.output
+    assert "empty.md: no text to ingest" in result.output
+    ids = one(driver, "MATCH (d:Document) RETURN collect(d.id) AS ids")["ids"]
+    assert sorted(ids) == ["atrial-fibrillation", "heart-failure", "hypertension"]
+    assert one(driver, "MATCH (n) WHERE n.document_id IN ['broken', 'empty'] RETURN count(n) AS n")["n"] == 0
+
+
+def test_big_documents_are_staged_and_switched_atomically(driver, env, corpus, monkeypatch):
+    # Same code path as a 50 MB file, at a size a unit test can afford.
+    monkeypatch.setattr(store, "STAGED_ABOVE_CHUNKS", 2)
+    assert invoke(["ingest", str(corpus / "heart-failure.md"), "--no-embed", "--chunk-tokens", "40"], env).exit_code == 0
+    first = one(driver, "MATCH (c:Chunk {document_id: 'heart-failure'}) RETURN count(c) AS n")["n"]
+    assert first > 2
+    path = corpus / "heart-failure.md"
+    path.write_text(path.read_text() + "\n## Extra\n\nA new closing section with one sentence.\n")
+    assert invoke(["ingest", str(path), "--no-embed", "--chunk-tokens", "40"], env).exit_code == 0
+    after = one(driver, """
+        MATCH (d:Document {id: 'heart-failure'})
+        RETURN d.chunk_count AS chunks, COUNT { (c:Chunk)-[:FROM_DOCUMENT]->(d) } AS linked,
+               COUNT { (:Chunk {document_id: 'heart-failure'})-[:NEXT_CHUNK]->() } AS next""")
+    assert after["chunks"] == first + 1 and after["linked"] == after["chunks"] and after["next"] == after["chunks"] - 1
+    leftovers = one(driver, "MATCH (n) WHERE n.id STARTS WITH '~' OR n.document_id STARTS WITH '~' RETURN count(n) AS n")
+    assert leftovers["n"] == 0
+    assert one(driver, "MATCH (s:Section {title: 'Extra'})-[:HAS_CHUNK]->(c) RETURN c.text AS t")["t"].startswith("A new")
+
+
+@pytest.mark.slow
+def test_a_50_mb_file_is_ingested_whole(driver, env, tmp_path):
+    sentences = [line.strip() for line in (SAMPLES / "heart-failure.md").read_text().split(".") if len(line.split()) > 3]
+    path = tmp_path / "huge.md"
+    with path.open("w") as out:
+        part = 0
+        while out.tell() < 50 * 1024 * 1024:
+            part += 1
+            out.write(f"\n## Part {part}\n\n" + ". ".join(sentences[part % 5:part % 5 + 12]) + ".\n")
+    result = invoke(["ingest", str(path), "--no-embed", "--json"], env)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    chunks = report["ingested"][0]["chunks"]
+    assert chunks > 20000
+    stored = one(driver, """MATCH (d:Document {id: 'huge'})
+        RETURN COUNT { (c:Chunk)-[:FROM_DOCUMENT]->(d) } AS n, d.size_bytes AS size""")
+    assert stored["n"] == chunks and stored["size"] >= 50 * 1024 * 1024
+
+
+def test_documents_list_and_remove(driver, env, corpus):
+    assert invoke(["ingest", str(corpus), "--no-embed"], env).exit_code == 0
+    listed = json.loads(invoke(["documents", "list", "--json"], env).output)
+    assert [d["id"] for d in listed] == ["atrial-fibrillation", "heart-failure", "hypertension"]
+    assert all(d["chunks"] > 0 and d["sections"] > 0 for d in listed)
+    removed = invoke(["documents", "remove", "heart-failure"], env)
+    assert removed.exit_code == 0 and removed.output.startswith("removed heart-failure (")
+    assert one(driver, "MATCH (n) WHERE n.document_id = 'heart-failure' OR n.id = 'heart-failure' "
+                       "RETURN count(n) AS n")["n"] == 0
+    missing = invoke(["documents", "remove", "heart-failure"], env)
+    assert missing.exit_code == 1 and "no document with id 'heart-failure'" in missing.output
+
+
+def test_trace_prints_the_upward_path(driver, env, corpus):
+    assert invoke(["ingest", str(corpus), "--no-embed"], env).exit_code == 0
+    chunk = one(driver, """MATCH (s:Section {title: 'Medicines', document_id: 'hypertension'})-[:HAS_CHUNK]->(c)
+                           RETURN c.id AS id, c.index AS index, c.text AS text""")
+    result = invoke(["trace", chunk["id"]], env)
+    assert result.exit_code == 0
+    first_line = result.output.splitlines()[0]
+    assert first_line == f"Hypertension > Hypertension > How is it treated? > Medicines > chunk {chunk['index']}"
+    assert chunk["text"] in result.output
+    as_json = json.loads(invoke(["trace", chunk["id"], "--json"], env).output)
+    assert [s["title"] for s in as_json["sections"]] == ["Hypertension", "How is it treated?", "Medicines"]
+    assert invoke(["trace", "no-such-chunk"], env).exit_code == 1
+
+
+def test_vector_retriever_finds_the_expected_chunk(driver, env, corpus, neo4j_db):
+    from neo4j_graphrag.retrievers import VectorRetriever
+
+    from tripartite.config import load_settings
+    from tripartite.embeddings import MiniLMEmbedder, as_graphrag_embedder
+
+    result = invoke(["ingest", str(corpus)], env)
+    assert result.exit_code == 0, result.output
+    embedded = one(driver, "MATCH (c:Chunk) RETURN count(c) AS all, count(c.embedding) AS embedded")
+    assert embedded["all"] == embedded["embedded"] > 0
+    embedder = MiniLMEmbedder(load_settings(env={}).cache_dir)
+    retriever = VectorRetriever(driver, "chunk_embedding", embedder=as_graphrag_embedder(embedder),
+                                return_properties=["id", "text", "section_id"], neo4j_database=neo4j_db.database)
+    found = retriever.search(query_text="Which blood thinners lower the risk of stroke?", top_k=3)
+    top = found.items[0].content
+    assert "Anticoagulants" in top and "apixaban" in top.lower()
+    assert invoke(["embed"], env).output.strip() == "embedded 0 chunks"  # nothing left to embed
+
+
+def test_openai_compatible_embeddings_over_http(driver, neo4j_db, tmp_path, corpus):
+    with FakeOpenAI(dimensions=64) as server:
+        env = cli_env(neo4j_db, tmp_path, OPENAI_BASE_URL=server.base_url, OPENAI_API_KEY="sk-test-key",
+                      TRIPARTITE_EMBEDDING_PROVIDER="openai", TRIPARTITE_EMBEDDING_MODEL="fake-embed")
+        assert invoke(["migrate"], env).exit_code == 0
+        result = invoke(["ingest", str(corpus)], env)
+        assert result.exit_code == 0, result.output
+        assert any(r["path"].endswith("/embeddings") for r in server.requests)
+        assert all(r["authorization"] == "Bearer sk-test-key" for r in server.requests)
+    stored = one(driver, "MATCH (c:Chunk) RETURN count(c) AS n, collect(DISTINCT c.embedding_model) AS models")
+    assert stored["models"] == ["fake-embed"]
+    dims = one(driver, "SHOW VECTOR INDEXES YIELD name, options WHERE name = 'chunk_embedding' "
+                       "RETURN options.indexConfig.`vector.dimensions` AS d")["d"]
+    assert dims == 64
+    # Switching to the local model: the index size no longer fits, and the error says so.
+    local = invoke(["embed"], cli_env(neo4j_db, tmp_path))
+    assert local.exit_code == 1
+    assert "vector index chunk_embedding holds 64-dimensional vectors but the embedding model gives 384" in local.output
