@@ -41,7 +41,7 @@ class ServerSettings:
     apoc_version: str = DEFAULT_APOC_VERSION
     apoc_extended_version: str = DEFAULT_APOC_EXTENDED_VERSION  # "" turns it off
     browser_version: str = DEFAULT_BROWSER_VERSION
-    heap: str = "1g"
+    heap: str = "2g"  # a 50 MB document (about 80,000 chunks) is written in one transaction
     pagecache: str = "512m"
     java: str = ""  # path to a java binary; found automatically when empty
     start_timeout: float = 180.0

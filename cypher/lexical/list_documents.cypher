@@ -1,6 +1,6 @@
 // Every document with its size in the graph.
 
-MATCH (d:Document) WHERE NOT d.id STARTS WITH '~'  // '~' marks staged or retired copies of big documents
+MATCH (d:Document)
 RETURN d.id AS id, d.title AS title, d.format AS format, d.path AS path,
        d.section_count AS sections, d.chunk_count AS chunks,
        COUNT { MATCH (c:Chunk {document_id: d.id}) WHERE c.embedding IS NOT NULL } AS embedded,

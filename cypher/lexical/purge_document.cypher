@@ -1,7 +1,7 @@
-// Delete a document with its sections and chunks in batches of small transactions, for
-// versions no reader sees any more (retired or abandoned staged copies of big documents).
-// Each statement must run as an auto-commit query (CALL ... IN TRANSACTIONS).
-// Browser: :auto MATCH ... (prefix the statement with :auto)
+// Step 2 of removing a document: chunks and sections in batches of small transactions
+// (a 50 MB document does not fit in one), then the Document node itself.
+// Each statement runs as an auto-commit query; in the Browser, prefix it with :auto.
+// Browser: :param document_id => 'hypertension'
 
 MATCH (c:Chunk {document_id: $document_id})
 CALL (c) { DETACH DELETE c } IN TRANSACTIONS OF 5000 ROWS;

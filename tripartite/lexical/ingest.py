@@ -15,7 +15,7 @@ import neo4j
 from tripartite.lexical.chunker import chunk_document, chunker_signature
 from tripartite.lexical.model import DocumentRecords
 from tripartite.lexical.readers import EmptyDocument, IngestError, discover, document_ids, read_document
-from tripartite.lexical.store import STAGED_ABOVE_CHUNKS, document_states, write_documents, write_large_document
+from tripartite.lexical.store import document_states, write_documents
 
 CHUNKS_PER_TRANSACTION = 5000
 
@@ -52,7 +52,12 @@ def ingest_paths(driver: neo4j.Driver, database: str, paths: list[str], counter,
 
     def flush() -> None:
         nonlocal batch, batch_chunks
-        write_documents(driver, database, batch)
+        try:
+            write_documents(driver, database, batch)
+        except IngestError as exc:  # too big for one transaction: reported, nothing written
+            report.failed.extend({"path": r.document.path, "error": str(exc)} for r in batch)
+            batch, batch_chunks = [], 0
+            return
         for records in batch:
             report.ingested.append({"id": records.document.id, "path": records.document.path,
                                     "sections": len(records.sections), "chunks": len(records.chunks),
@@ -75,11 +80,8 @@ def ingest_paths(driver: neo4j.Driver, database: str, paths: list[str], counter,
             report.unchanged.append({"id": document_id, "path": str(path)})
             continue
         records = chunk_document(parsed, counter, max_tokens)
-        if len(records.chunks) > STAGED_ABOVE_CHUNKS:
-            write_large_document(driver, database, records)
-            report.ingested.append({"id": document_id, "path": str(path), "sections": len(records.sections),
-                                    "chunks": len(records.chunks), "replaced": document_id in states})
-            continue
+        if batch and batch_chunks + len(records.chunks) > CHUNKS_PER_TRANSACTION:
+            flush()  # a big document gets a transaction of its own
         batch.append(records)
         batch_chunks += len(records.chunks)
         if batch_chunks >= CHUNKS_PER_TRANSACTION:
