@@ -41,23 +41,21 @@ def free_port() -> int:
 
 
 def generate_corpus(folder: Path, target_chunks: int, counter, seed: int = 7) -> None:
-    """Markdown documents of real guideline sentences in random order, ~40 chunks each."""
+    """Markdown documents of real guideline sentences in random order until the chunker
+    makes at least `target_chunks` chunks of them."""
     sentences = [s for f in sorted(SHARED.glob("*.md"))
                  for para in sentences_of(f.read_text(encoding="utf-8")) for s in para if len(s.split()) > 4]
     rng = random.Random(seed)
-    per_doc_sections, per_section_sentences = 8, 30
-    chunk_estimate = 0
-    n = 0
-    while chunk_estimate < target_chunks * 1.05:
+    total, n = 0, 0
+    while total < target_chunks:
         n += 1
         lines = [f"# Generated guideline {n}\n"]
-        for s in range(per_doc_sections):
+        for s in range(8):
             lines.append(f"\n## Question {s + 1}\n")
-            for p in range(3):
-                lines.append(" ".join(rng.choice(sentences) for _ in range(per_section_sentences // 3)) + "\n")
-        (folder / f"generated-{n:04d}.md").write_text("\n".join(lines), encoding="utf-8")
-        chunk_estimate += per_doc_sections * 5
-    # top up precisely after chunking (see main)
+            lines.extend(" ".join(rng.choice(sentences) for _ in range(10)) + "\n" for _ in range(3))
+        path = folder / f"generated-{n:04d}.md"
+        path.write_text("\n".join(lines), encoding="utf-8")
+        total += len(chunk_document(read_document(path, path.stem), counter).chunks)
 
 
 def parse_and_chunk(files: list[Path], counter) -> tuple[list, float]:
