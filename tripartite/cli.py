@@ -322,6 +322,116 @@ def trace_command(obj: Context, chunk_id: str, as_json: bool) -> None:
     click.echo(trace["text"])
 
 
+# ---- ontologies and objects ----------------------------------------------------------------
+@cli.group()
+def ontology() -> None:
+    """Plugin ontologies: concept classes and concepts."""
+
+
+@ontology.command("load")
+@click.argument("name_or_path")
+@click.option("--force", is_flag=True, help="Write it even if the same file was loaded before.")
+@click.option("--json", "as_json", is_flag=True)
+@pass_context
+def ontology_load(obj: Context, name_or_path: str, force: bool, as_json: bool) -> None:
+    """Load a plugin ontology by NAME (see `ontology plugins`) or an ontology YAML file by PATH."""
+    from tripartite.ontology import resolve
+    from tripartite.ontology_store import load_ontology
+
+    parsed, plugin = resolve(name_or_path)  # validated completely before anything is written
+    with connect(obj.settings) as driver:
+        written = load_ontology(driver, obj.settings.neo4j_database, parsed, force=force)
+    summary = {"ontology": parsed.name, "classes": len(parsed.classes), "concepts": len(parsed.concepts),
+               "plugin": plugin.name if plugin else None, "changed": written}
+    if as_json:
+        emit_json(summary)
+    else:
+        verb = "loaded" if written else "unchanged"
+        click.echo(f"{verb} {parsed.name}: {len(parsed.classes)} classes, {len(parsed.concepts)} concepts")
+
+
+@ontology.command("list")
+@click.option("--json", "as_json", is_flag=True)
+@pass_context
+def ontology_list(obj: Context, as_json: bool) -> None:
+    """The ontologies loaded in the database."""
+    from tripartite.ontology_store import list_ontologies
+
+    with connect(obj.settings) as driver:
+        rows = list_ontologies(driver, obj.settings.neo4j_database)
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        click.echo("no ontology loaded; try `tripartite ontology load cardiology`")
+    for row in rows:
+        click.echo(f"{row['id']:<28} v{row['version']:<4} {row['classes']:>3} classes {row['concepts']:>4} concepts  "
+                   f"{row['source']}")
+
+
+@ontology.command("plugins")
+@click.option("--json", "as_json", is_flag=True)
+def ontology_plugins(as_json: bool) -> None:
+    """The plugin ontologies shipped in plugins/."""
+    from tripartite.ontology import available_plugins
+
+    plugins = available_plugins()
+    if as_json:
+        emit_json([{"name": p.name, "description": p.description, "object_kinds": list(p.object_kinds),
+                    "folder": str(p.folder)} for p in plugins])
+        return
+    for p in plugins:
+        click.echo(f"{p.name:<24} objects: {', '.join(p.object_kinds) or '-':<14} {p.description}")
+
+
+@cli.group()
+def objects() -> None:
+    """The objects under investigation (anamneses, fault reports)."""
+
+
+@objects.command("add")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--kind", required=True, help="The object kind, e.g. anamnesis or fault-report.")
+@click.option("--json", "as_json", is_flag=True)
+@pass_context
+def objects_add(obj: Context, paths: tuple[str, ...], kind: str, as_json: bool) -> None:
+    """Add objects from Markdown or text files (or folders of them); one file is one object."""
+    from tripartite.lexical.readers import discover
+    from tripartite.objects import add_objects, read_object
+
+    found = discover(paths)
+    if found.missing:
+        raise click.ClickException(f"{found.missing[0]}: no such file or folder")
+    records = [read_object(path, kind) for path in found.supported]  # all read before anything is written
+    with connect(obj.settings) as driver:
+        report = add_objects(driver, obj.settings.neo4j_database, records)
+    if as_json:
+        emit_json(report)
+        return
+    for state in ("added", "changed", "unchanged"):
+        for object_id in report[state]:
+            click.echo(f"{state:<9} {object_id}")
+
+
+@objects.command("list")
+@click.option("--kind", help="Only objects of this kind.")
+@click.option("--json", "as_json", is_flag=True)
+@pass_context
+def objects_list(obj: Context, kind: str | None, as_json: bool) -> None:
+    """The objects, with how many concepts each concerns."""
+    from tripartite.objects import list_objects
+
+    with connect(obj.settings) as driver:
+        rows = list_objects(driver, obj.settings.neo4j_database, kind)
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        click.echo("no objects; add some with `tripartite objects add PATH --kind KIND`")
+    for row in rows:
+        click.echo(f"{row['id']:<32} {row['kind']:<14} {row['characters']:>7} chars {row['concepts']:>3} concepts")
+
+
 # ---- doctor / config ------------------------------------------------------------------------
 @cli.command("doctor")
 @click.option("--json", "as_json", is_flag=True)

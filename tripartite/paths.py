@@ -28,3 +28,8 @@ def migrations_dir() -> Path:
 def samples_dir() -> Path:
     """The project's own small sample corpus (guideline-like documents and objects)."""
     return _project_dir("samples")
+
+
+def plugins_dir() -> Path:
+    """Plugin ontologies: one folder per domain with plugin.yaml, ontology.yaml and prompts/."""
+    return _project_dir("plugins")

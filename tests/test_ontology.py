@@ -1,0 +1,174 @@
+"""Plugin ontologies and objects: validation without a database, loading into a real Neo4j."""
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import cli_env
+from tripartite.cli import cli
+from tripartite.ontology import OntologyError, available_plugins, parse_ontology, resolve
+from tripartite.paths import samples_dir
+
+SHARED_ONTOLOGY = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "ontology.yaml"
+
+
+def write(tmp_path, text: str) -> Path:
+    path = tmp_path / "onto.yaml"
+    path.write_text(text)
+    return path
+
+
+# ---- validation ---------------------------------------------------------------------------------
+def test_shipped_plugins_are_valid():
+    plugins = {p.name: p for p in available_plugins()}
+    assert {"cardiology", "industrial-automation"} <= set(plugins)
+    cardiology, _ = resolve("cardiology")
+    assert [c.key for c in cardiology.classes] == ["disease", "symptom", "medication", "risk_factor"]
+    assert len(cardiology.concepts) == 27
+    assert all(c.synonyms and c.description for c in cardiology.concepts)
+    assert plugins["cardiology"].object_kinds == ("anamnesis",)
+    assert set(plugins["cardiology"].prompts) == {"chunk", "object"}
+    industrial, _ = resolve("industrial-automation")
+    assert len(industrial.concepts) >= 12 and plugins["industrial-automation"].object_kinds == ("fault-report",)
+
+
+@pytest.mark.skipif(not SHARED_ONTOLOGY.is_file(), reason="needs ../shared/corpus")
+def test_shared_benchmark_ontology_reads_as_written():
+    ontology = parse_ontology(SHARED_ONTOLOGY)
+    assert ontology.name == "cardiometabolic" and len(ontology.classes) == 4 and len(ontology.concepts) == 27
+    by_key = {c.key: c for c in ontology.concepts}
+    # Unquoted commas inside flow mappings are part of the text, as the author wrote it.
+    assert by_key["dizziness"].description == "Feeling faint, lightheaded or unsteady, or losing consciousness."
+    assert by_key["chest_pain"].description == "Pain or discomfort in the chest, possibly of cardiac origin."
+    assert "HTN" in by_key["hypertension"].synonyms
+
+
+def test_concepts_may_be_listed_at_the_top_with_their_class(tmp_path):
+    ontology = parse_ontology(write(tmp_path, """
+name: mini
+classes: [{id: k, name: K}]
+concepts:
+  - {id: a, name: A, class: k, broader: [b]}
+  - {id: b, name: B, class: k}
+"""))
+    assert [(c.key, c.class_key, c.broader) for c in ontology.concepts] == [("a", "k", ("b",)), ("b", "k", ())]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("name: x\nclasses: [{id: k, concepts: [{id: a, name: A}, {id: a, name: B}]}]", "duplicate concept id 'a'"),
+    ("name: x\nclasses: [{id: k, concepts: [{id: a, name: A}]}, {id: k}]", "duplicate class id 'k'"),
+    ("name: x\nclasses: [{id: k}]\nconcepts: [{id: a, name: A}]", "concept 'a' has no class"),
+    ("name: x\nclasses: [{id: k}]\nconcepts: [{id: a, name: A, class: z}]", "names class 'z', which is not defined"),
+    ("name: x\nclasses: [{id: k, concepts: [{id: a, name: A, broader: [q]}]}]", "has broader 'q', which is not"),
+    ("name: x\nclasses: [{id: k, concepts: [{id: a}]}]", "concept 'a' name is missing"),
+    ("name: x\nclasses: [{id: k, concepts: [{id: a, name: A, synonym: [b]}]}]", "unknown key(s) synonym"),
+    ("name: x\nclasses:\n  - id: k\n   concepts: [", "not valid YAML (line"),
+    ("classes: [{id: k}]", "name is missing"),
+    ("name: x\nclasses: []", "classes must be a non-empty list"),
+    ("- just\n- a list", "must be a YAML mapping"),
+])
+def test_malformed_ontologies_are_one_line_errors(tmp_path, text, message):
+    path = write(tmp_path, text)
+    with pytest.raises(OntologyError) as info:
+        parse_ontology(path)
+    assert message in str(info.value)
+    assert str(info.value).startswith(str(path)) and "\n" not in str(info.value)
+
+
+def test_unknown_plugin_name_lists_the_plugins():
+    with pytest.raises(OntologyError, match="plugins here: .*cardiology"):
+        resolve("no-such-plugin")
+
+
+# ---- loading into Neo4j ---------------------------------------------------------------------------
+def invoke(args, env):
+    return CliRunner().invoke(cli, args, env=env)
+
+
+@pytest.fixture
+def env(neo4j_db, tmp_path):
+    env = cli_env(neo4j_db, tmp_path)
+    assert invoke(["migrate"], env).exit_code == 0
+    return env
+
+
+def one(driver, query, **params):
+    records, _, _ = driver.execute_query(query, params)
+    return records[0].data()
+
+
+@pytest.mark.neo4j
+def test_two_ontologies_side_by_side(driver, env):
+    assert invoke(["ontology", "load", "cardiology"], env).output.startswith("loaded cardiology: 4 classes, 27 concepts")
+    assert invoke(["ontology", "load", "industrial-automation"], env).exit_code == 0
+    graph = one(driver, """
+        MATCH (c:Concept)-[:IN_CLASS]->(k:ConceptClass)-[:IN_ONTOLOGY]->(o:Ontology)
+        RETURN count(DISTINCT o) AS ontologies, count(c) AS concepts,
+               collect(DISTINCT c.ontology) AS names,
+               COUNT { (:Concept {id: 'cardiology:myocardial_infarction'})-[:BROADER]->
+                       (:Concept {id: 'cardiology:coronary_artery_disease'}) } AS broader""")
+    assert graph["ontologies"] == 2 and graph["broader"] == 1
+    assert graph["concepts"] == 27 + len(resolve("industrial-automation")[0].concepts)
+    again = invoke(["ontology", "load", "cardiology"], env)
+    assert again.output.startswith("unchanged cardiology")
+    listed = json.loads(invoke(["ontology", "list", "--json"], env).output)
+    assert [(o["id"], o["concepts"]) for o in listed][0] == ("cardiology", 27)
+
+
+@pytest.mark.neo4j
+@pytest.mark.skipif(not SHARED_ONTOLOGY.is_file(), reason="needs ../shared/corpus")
+def test_shared_ontology_loads(driver, env):
+    result = invoke(["ontology", "load", str(SHARED_ONTOLOGY)], env)
+    assert result.exit_code == 0 and "cardiometabolic: 4 classes, 27 concepts" in result.output
+    assert one(driver, "MATCH (c:Concept {id: 'cardiometabolic:dizziness'}) RETURN c.description AS d")["d"] == \
+        "Feeling faint, lightheaded or unsteady, or losing consciousness."
+
+
+@pytest.mark.neo4j
+def test_malformed_ontology_writes_nothing(driver, env, tmp_path):
+    path = write(tmp_path, "name: broken\nclasses: [{id: k, concepts: [{id: a, name: A}, {id: a, name: B}]}]")
+    result = invoke(["ontology", "load", str(path)], env)
+    assert result.exit_code == 1 and result.output.startswith(f"error: {path}: duplicate concept id 'a'")
+    assert one(driver, "MATCH (n) WHERE n:Ontology OR n:Concept OR n:ConceptClass RETURN count(n) AS n")["n"] == 0
+
+
+@pytest.mark.neo4j
+def test_reloading_an_edited_ontology_removes_dropped_concepts_and_their_edges(driver, env, tmp_path):
+    path = write(tmp_path, "name: mini\nclasses: [{id: k, concepts: [{id: a, name: A}, {id: b, name: B}]}]")
+    assert invoke(["ontology", "load", str(path)], env).exit_code == 0
+    driver.execute_query("""MATCH (b:Concept {id: 'mini:b'})
+        CREATE (:Object {id: 'o1'})-[:CONCERNS {summary: 'x'}]->(b)
+        CREATE (:Evidence {id: 'e', concept_id: 'mini:b', object_id: 'o1', chunk_id: 'c'})""")
+    path.write_text("name: mini\nclasses: [{id: k, concepts: [{id: a, name: A renamed}]}]")
+    assert invoke(["ontology", "load", str(path)], env).output.startswith("loaded mini")
+    state = one(driver, """RETURN COUNT { (:Concept {ontology: 'mini'}) } AS concepts,
+        COLLECT { MATCH (c:Concept {id: 'mini:a'}) RETURN c.name }[0] AS name, COUNT { ()-[:CONCERNS]->() } AS concerns,
+        COUNT { (:Evidence) } AS evidence""")
+    assert state == {"concepts": 1, "name": "A renamed", "concerns": 0, "evidence": 0}
+
+
+@pytest.mark.neo4j
+def test_objects_add_is_idempotent_and_a_change_drops_derived_edges(driver, env, tmp_path):
+    folder = tmp_path / "objects"
+    shutil.copytree(samples_dir() / "objects", folder)
+    first = json.loads(invoke(["objects", "add", str(folder), "--kind", "anamnesis", "--json"], env).output)
+    assert sorted(first["added"]) == ["patient-a", "patient-b", "patient-c"]
+    again = json.loads(invoke(["objects", "add", str(folder), "--kind", "anamnesis", "--json"], env).output)
+    assert again == {"added": [], "changed": [], "unchanged": ["patient-a", "patient-b", "patient-c"]}
+    driver.execute_query("""MATCH (o:Object {id: 'patient-a'})
+        CREATE (o)-[:CONCERNS {summary: 'old'}]->(:Concept {id: 't:x'})
+        CREATE (:Evidence {id: 'e', object_id: 'patient-a', concept_id: 't:x', chunk_id: 'c'})""")
+    (folder / "patient-a.md").write_text((folder / "patient-a.md").read_text() + "\nPLAN: follow-up in a week.\n")
+    changed = json.loads(invoke(["objects", "add", str(folder / "patient-a.md"), "--kind", "anamnesis", "--json"],
+                                env).output)
+    assert changed["changed"] == ["patient-a"]
+    state = one(driver, """MATCH (o:Object {id: 'patient-a'})
+        RETURN o.text CONTAINS 'follow-up' AS updated, COUNT { (o)-[:CONCERNS]->() } AS concerns,
+               COUNT { (:Evidence {object_id: 'patient-a'}) } AS evidence, o.kind AS kind""")
+    assert state == {"updated": True, "concerns": 0, "evidence": 0, "kind": "anamnesis"}
+    bad = tmp_path / "bad.md"
+    bad.write_bytes(b"\xff\xfe broken")
+    result = invoke(["objects", "add", str(bad), str(folder), "--kind", "anamnesis"], env)
+    assert result.exit_code == 1 and "bad.md: not UTF-8" in result.output
