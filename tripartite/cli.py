@@ -432,6 +432,84 @@ def objects_list(obj: Context, kind: str | None, as_json: bool) -> None:
         click.echo(f"{row['id']:<32} {row['kind']:<14} {row['characters']:>7} chars {row['concepts']:>3} concepts")
 
 
+# ---- pre-analysis ------------------------------------------------------------------------------
+def make_provider(settings: Settings, embedder):
+    from tripartite.llm.providers import ExtractiveProvider, OpenAIChatProvider
+
+    if settings.llm.configured:
+        return OpenAIChatProvider(settings.llm.model, settings.llm.base_url, settings.llm.api_key,
+                                  timeout=settings.llm.timeout)
+    return ExtractiveProvider(embedder)
+
+
+@cli.command("analyze")
+@click.option("--dry-run", is_flag=True, help="Print the calls and prompt tokens it would spend; change nothing.")
+@click.option("--ontology", help="Only this ontology's concepts (default: all loaded).")
+@click.option("--concurrency", type=int, default=4, show_default=True, help="LLM calls in flight at once.")
+@click.option("--no-prefilter", is_flag=True, help="Send every (concept, chunk) pair to the LLM.")
+@click.option("--json", "as_json", is_flag=True)
+@pass_context
+def analyze_command(obj: Context, dry_run: bool, ontology: str | None, concurrency: int, no_prefilter: bool,
+                    as_json: bool) -> None:
+    """Extract what each chunk and object says about each concept (e(c,t) and e(o,c))."""
+    from tripartite.analysis import Analyzer, dry_run_figures
+    from tripartite.embeddings import MiniLMEmbedder
+    from tripartite.llm.cache import AnswerCache, cache_key
+    from tripartite.llm.runner import LLMRunner
+    from tripartite.llm.schema import SCHEMA_VERSION
+
+    settings = obj.settings
+    started = time.time()
+    embedder = MiniLMEmbedder(settings.cache_dir)  # extracts and concepts are compared in its space
+    provider = make_provider(settings, embedder)
+    cache = AnswerCache(settings.cache_dir / "llm-cache.sqlite")
+    runner = LLMRunner(provider, cache, concurrency=concurrency, backoff_seconds=settings.llm.backoff)
+    with connect(settings) as driver:
+        analyzer = Analyzer(driver, settings.neo4j_database, embedder, runner, prefilter=not no_prefilter,
+                            ontology=ontology)
+        if not analyzer.concepts:
+            raise click.ClickException("no concepts loaded; run `tripartite ontology load cardiology` first")
+        plan = analyzer.plan()
+
+        def cached(task) -> bool:
+            return (not provider.offline and
+                    cache.get(cache_key(provider.name, provider.model, task.prompt, SCHEMA_VERSION)) is not None)
+
+        figures = dry_run_figures(plan, cached)
+        if dry_run:
+            if as_json:
+                emit_json({"provider": provider.name, "model": provider.model, **figures})
+            else:
+                click.echo(f"provider {provider.name}, model {provider.model}")
+                for stage in ("chunk", "object"):
+                    f = figures[stage]
+                    click.echo(f"{stage:<7} {f['calls']:>6} calls  {f['prompt_tokens']:>9} prompt tokens "
+                               f"(cl100k_base)  {f['cached']:>5} answered from the cache")
+                pairs = figures["pairs"]
+                click.echo(f"(concept, chunk) pairs: {pairs['naive_calls']} (one call each in the naive scheme), "
+                           f"{pairs['after_prefilter']} after the pre-filter")
+            return
+        total = len(plan.chunk_tasks) + len(plan.object_tasks)
+        with click.progressbar(length=total, label=f"Analysing ({provider.name})", file=sys.stderr,
+                               hidden=as_json or total == 0) as bar:
+            errors = analyzer.execute(plan, on_done=bar.update)
+        report = analyzer.record(started)
+    cache.close()
+    if as_json:
+        emit_json({"provider": provider.name, "model": provider.model, "errors": errors, **report,
+                   "pairs": figures["pairs"]})
+    else:
+        click.echo(f"{'stage':<7} {'tasks':>6} {'calls':>6} {'cached':>6} {'retries':>7} {'repairs':>7} "
+                   f"{'failed':>6} {'prompt tok':>10} {'completion':>10}")
+        for stage, st in report["stages"].items():
+            click.echo(f"{stage:<7} {st['tasks']:>6} {st['calls']:>6} {st['cache_hits']:>6} {st['retries']:>7} "
+                       f"{st['repairs']:>7} {st['failures']:>6} {st['prompt_tokens']:>10} {st['completion_tokens']:>10}")
+        for error in errors:
+            click.echo(f"error: {error}", err=True)
+    if errors:
+        sys.exit(1)
+
+
 # ---- doctor / config ------------------------------------------------------------------------
 @cli.command("doctor")
 @click.option("--json", "as_json", is_flag=True)

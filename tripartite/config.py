@@ -54,6 +54,8 @@ class LLMSettings:
     base_url: str = ""
     model: str = ""
     api_key: str = field(default="", repr=False)
+    timeout: float = 60.0   # seconds per request
+    backoff: float = 1.0    # first retry pause in seconds; doubles each retry
 
     @property
     def configured(self) -> bool:
@@ -191,7 +193,7 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
     neo4j = _section(path, data, "neo4j", {"uri", "user", "database"})
     server_keys = {f.name for f in fields(ServerSettings)}
     server = _section(path, data, "server", server_keys)
-    llm = _section(path, data, "llm", {"base_url", "model"})
+    llm = _section(path, data, "llm", {"base_url", "model", "timeout", "backoff"})
     paths = _section(path, data, "paths", {"cache_dir", "migrations_dir"})
     embeddings = _section(path, data, "embeddings", {f.name for f in fields(EmbeddingSettings)})
     chunking = _section(path, data, "chunking", {f.name for f in fields(ChunkingSettings)})
@@ -230,6 +232,8 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
             base_url=env.get("OPENAI_BASE_URL") or llm.get("base_url", ""),
             model=env.get("TRIPARTITE_LLM_MODEL") or llm.get("model", ""),
             api_key=env.get("OPENAI_API_KEY", ""),
+            timeout=float(env.get("TRIPARTITE_LLM_TIMEOUT") or llm.get("timeout", 60.0)),
+            backoff=float(env.get("TRIPARTITE_LLM_BACKOFF") or llm.get("backoff", 1.0)),
         ),
         embeddings=embedding_settings,
         chunking=chunking_settings,

@@ -1,0 +1,16 @@
+// e(c, t): what chunk t says about concept c, with its embedding and provenance, in a batch.
+// Every concept the chunk was analysed for is remembered, including those it says nothing
+// about (no edge for them). MERGE keeps a re-run from duplicating edges.
+
+UNWIND $rows AS row
+MATCH (t:Chunk {id: row.item_id})
+SET t.analysed_concepts = coalesce(t.analysed_concepts, [])
+      + [id IN row.analysed WHERE NOT id IN coalesce(t.analysed_concepts, [])]
+WITH t, row
+UNWIND row.extracts AS e
+MATCH (c:Concept {id: e.concept_id})
+MERGE (c)-[m:MENTIONED_IN]->(t)
+SET m.summary = e.summary, m.provider = $provider, m.model = $model,
+    m.prompt_version = $prompt_version, m.embedding_model = $embedding_model, m.analysed_at = datetime()
+WITH m, e
+CALL db.create.setRelationshipVectorProperty(m, 'embedding', e.embedding);

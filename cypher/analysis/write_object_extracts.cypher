@@ -1,0 +1,14 @@
+// e(o, c): what object o says about concept c, with its embedding and provenance, in a batch.
+
+UNWIND $rows AS row
+MATCH (o:Object {id: row.item_id})
+SET o.analysed_concepts = coalesce(o.analysed_concepts, [])
+      + [id IN row.analysed WHERE NOT id IN coalesce(o.analysed_concepts, [])]
+WITH o, row
+UNWIND row.extracts AS e
+MATCH (c:Concept {id: e.concept_id})
+MERGE (o)-[r:CONCERNS]->(c)
+SET r.summary = e.summary, r.provider = $provider, r.model = $model,
+    r.prompt_version = $prompt_version, r.embedding_model = $embedding_model, r.analysed_at = datetime()
+WITH r, e
+CALL db.create.setRelationshipVectorProperty(r, 'embedding', e.embedding);

@@ -1,0 +1,41 @@
+"""A persistent answer cache in SQLite, keyed by provider, model, prompt and schema.
+
+Each answer is committed the moment it arrives, so a run killed halfway loses no paid call:
+the next run finds it here.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from pathlib import Path
+
+
+def cache_key(provider: str, model: str, prompt: str, schema: str) -> str:
+    return hashlib.sha256("\x1f".join((provider, model, schema, prompt)).encode("utf-8")).hexdigest()
+
+
+class AnswerCache:
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, answer TEXT NOT NULL, "
+                         "usage TEXT NOT NULL, created REAL DEFAULT (unixepoch('subsec')))")
+
+    def get(self, key: str) -> tuple[dict, dict] | None:
+        with self._lock:
+            row = self._db.execute("SELECT answer, usage FROM answers WHERE key = ?", (key,)).fetchone()
+        return (json.loads(row[0]), json.loads(row[1])) if row else None
+
+    def put(self, key: str, answer: dict, usage: dict) -> None:
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO answers (key, answer, usage) VALUES (?, ?, ?)",
+                             (key, json.dumps(answer), json.dumps(usage)))
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
