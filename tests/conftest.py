@@ -161,5 +161,6 @@ def cli_env(target: Neo4jTarget, tmp_path: Path, **extra: str) -> dict[str, str]
         "NEO4J_DATABASE": target.database,
         "TRIPARTITE_CONFIG": "",
         "TRIPARTITE_SERVER_HOME": str(tmp_path / "server-home"),
+        "TRIPARTITE_LLM_CACHE": str(tmp_path / "llm-cache.sqlite"),  # no answers shared between tests
         **extra,
     }

@@ -1,7 +1,10 @@
-"""A real OpenAI-compatible HTTP server on loopback for tests: /v1/models and /v1/embeddings.
+"""A real OpenAI-compatible HTTP server on loopback for tests: /v1/models, /v1/embeddings
+and /v1/chat/completions.
 
-Embeddings are a deterministic bag of hashed words (so similar texts get similar vectors),
-which is all the plumbing tests need. Every request is recorded for assertions.
+Embeddings are a deterministic bag of hashed words (so similar texts get similar vectors).
+Chat answers follow the extraction prompt: for each listed concept, the sentences of the
+quoted text that contain the concept's name. `script` queues misbehaviour for the next chat
+requests ("429", "500", "malformed", "timeout"); every request is recorded for assertions.
 """
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ import hashlib
 import json
 import re
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
@@ -22,11 +26,28 @@ def hashed_embedding(text: str, dimensions: int) -> list[float]:
     return (vector / norm if norm else vector).tolist()
 
 
+def answer_extraction(prompt: str) -> str:
+    concepts = re.findall(r"^- ([^:\n]+:[^:\s]+): ([^.\n]+)\.", prompt, flags=re.MULTILINE)
+    quoted = prompt.split('"""')
+    text = quoted[1] if len(quoted) >= 3 else ""
+    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
+    extracts = []
+    for concept_id, name in concepts:
+        hits = [s for s in sentences if name.lower() in s.lower()]
+        extracts.append({"concept_id": concept_id, "extract": " ".join(hits)})
+    return json.dumps({"extracts": extracts})
+
+
 class FakeOpenAI:
-    def __init__(self, dimensions: int = 64, models: tuple[str, ...] = ("fake-embed", "fake-chat")):
+    def __init__(self, dimensions: int = 64, models: tuple[str, ...] = ("fake-embed", "fake-chat"),
+                 delay: float = 0.0, timeout_sleep: float = 3.0):
         self.dimensions = dimensions
         self.models = models
+        self.delay = delay
+        self.timeout_sleep = timeout_sleep
+        self.script: list[str] = []
         self.requests: list[dict] = []
+        self.lock = threading.Lock()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -59,8 +80,32 @@ class FakeOpenAI:
                     tokens = sum(len(t.split()) for t in inputs)
                     self._send(200, {"object": "list", "data": data, "model": body.get("model"),
                                      "usage": {"prompt_tokens": tokens, "total_tokens": tokens}})
+                elif self.path.rstrip("/").endswith("/chat/completions"):
+                    self._chat(body)
                 else:
                     self._send(404, {"error": {"message": f"no route {self.path}"}})
+
+            def _chat(self, body: dict) -> None:
+                with server.lock:
+                    behaviour = server.script.pop(0) if server.script else "ok"
+                if server.delay:
+                    time.sleep(server.delay)
+                if behaviour == "429":
+                    return self._send(429, {"error": {"message": "rate limited", "type": "rate_limit"}})
+                if behaviour == "500":
+                    return self._send(500, {"error": {"message": "server error"}})
+                if behaviour == "timeout":
+                    time.sleep(server.timeout_sleep)
+                    return self._send(200, {"error": "too late"})
+                prompt = body["messages"][0]["content"]
+                content = "Sure! Here you go: {extracts: [" if behaviour == "malformed" else answer_extraction(prompt)
+                self._send(200, {
+                    "id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()),
+                    "model": body.get("model"),
+                    "choices": [{"index": 0, "finish_reason": "stop",
+                                 "message": {"role": "assistant", "content": content}}],
+                    "usage": {"prompt_tokens": len(prompt.split()), "completion_tokens": len(content.split()),
+                              "total_tokens": len(prompt.split()) + len(content.split())}})
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
@@ -76,3 +121,6 @@ class FakeOpenAI:
     def __exit__(self, *exc) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+    def chat_requests(self) -> list[dict]:
+        return [r for r in self.requests if r["path"].rstrip("/").endswith("/chat/completions")]

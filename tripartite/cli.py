@@ -462,7 +462,7 @@ def analyze_command(obj: Context, dry_run: bool, ontology: str | None, concurren
     started = time.time()
     embedder = MiniLMEmbedder(settings.cache_dir)  # extracts and concepts are compared in its space
     provider = make_provider(settings, embedder)
-    cache = AnswerCache(settings.cache_dir / "llm-cache.sqlite")
+    cache = AnswerCache(settings.llm_cache)
     runner = LLMRunner(provider, cache, concurrency=concurrency, backoff_seconds=settings.llm.backoff)
     with connect(settings) as driver:
         analyzer = Analyzer(driver, settings.neo4j_database, embedder, runner, prefilter=not no_prefilter,

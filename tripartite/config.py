@@ -88,6 +88,7 @@ class Settings:
     embeddings: EmbeddingSettings
     chunking: ChunkingSettings
     cache_dir: Path
+    llm_cache: Path
     migrations_dir: Path
     config_file: Path | None = None
     uri_from_user: bool = False  # NEO4J_URI or [neo4j].uri was given explicitly
@@ -119,6 +120,7 @@ class Settings:
             "embeddings": {"provider": self.embeddings.provider, "model": self.embeddings.model},
             "chunking": {"max_tokens": self.chunking.max_tokens, "max_mb": self.chunking.max_mb},
             "cache_dir": str(self.cache_dir),
+            "llm_cache": str(self.llm_cache),
             "migrations_dir": str(self.migrations_dir),
         }
 
@@ -194,7 +196,7 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
     server_keys = {f.name for f in fields(ServerSettings)}
     server = _section(path, data, "server", server_keys)
     llm = _section(path, data, "llm", {"base_url", "model", "timeout", "backoff"})
-    paths = _section(path, data, "paths", {"cache_dir", "migrations_dir"})
+    paths = _section(path, data, "paths", {"cache_dir", "migrations_dir", "llm_cache"})
     embeddings = _section(path, data, "embeddings", {f.name for f in fields(EmbeddingSettings)})
     chunking = _section(path, data, "chunking", {f.name for f in fields(ChunkingSettings)})
     provider = env.get("TRIPARTITE_EMBEDDING_PROVIDER") or embeddings.get("provider", "local")
@@ -222,6 +224,7 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
     cache_dir = Path(env.get("TRIPARTITE_CACHE_DIR") or paths.get("cache_dir")
                      or Path(env.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tripartite").expanduser()
     migrations_dir = env.get("TRIPARTITE_MIGRATIONS_DIR") or paths.get("migrations_dir")
+    llm_cache = env.get("TRIPARTITE_LLM_CACHE") or paths.get("llm_cache")
     return Settings(
         neo4j_uri=uri,
         neo4j_user=env.get("NEO4J_USER") or env.get("NEO4J_USERNAME") or neo4j.get("user", "neo4j"),
@@ -238,6 +241,8 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
         embeddings=embedding_settings,
         chunking=chunking_settings,
         cache_dir=(base / cache_dir).resolve() if not cache_dir.is_absolute() else cache_dir,
+        llm_cache=(base / Path(llm_cache).expanduser()).resolve() if llm_cache
+        else ((base / cache_dir).resolve() if not cache_dir.is_absolute() else cache_dir) / "llm-cache.sqlite",
         migrations_dir=(base / migrations_dir).resolve() if migrations_dir else default_migrations_dir(),
         config_file=path,
         uri_from_user=bool(uri_given),

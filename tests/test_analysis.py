@@ -1,0 +1,245 @@
+"""The pre-analysis: the LLM call path against a real HTTP server, the offline extractive
+provider, and `tripartite analyze` against a real Neo4j (incremental, dry run, resumable)."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import cli_env
+from fake_openai import FakeOpenAI
+from tripartite.cli import cli
+from tripartite.config import load_settings
+from tripartite.embeddings import MiniLMEmbedder
+from tripartite.llm.cache import AnswerCache
+from tripartite.llm.providers import ConceptInfo, ExtractionTask, ExtractiveProvider, OpenAIChatProvider
+from tripartite.llm.runner import LLMRunner
+from tripartite.llm.schema import InvalidAnswer, parse_extracts
+from tripartite.paths import samples_dir
+
+HYPERTENSION = ConceptInfo("t:hypertension", "Hypertension", ("high blood pressure", "HTN"),
+                           "Blood pressure that stays above the normal range.")
+SMOKING = ConceptInfo("t:smoking", "Smoking", ("cigarettes", "tobacco"), "Use of tobacco.")
+TEXT = "Hypertension is common in older adults. Smoking and cigarettes harm the heart. The weather was fine."
+
+
+def task(text=TEXT, concepts=(HYPERTENSION, SMOKING), item="c1"):
+    lines = "\n".join(f"- {c.id}: {c.name}. {c.description}" for c in concepts)
+    prompt = f'Concepts:\n{lines}\n\nPassage:\n"""\n{text}\n"""\nAnswer with JSON only.'
+    return ExtractionTask("chunk", item, prompt, text, tuple(concepts))
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    return MiniLMEmbedder(load_settings(env={}).cache_dir)
+
+
+# ---- the answer schema ---------------------------------------------------------------------------
+def test_answers_are_validated():
+    ids = ["a", "b"]
+    assert parse_extracts('```json\n{"extracts": [{"concept_id": "a", "extract": " x "}]}\n```', ids) == {"a": "x", "b": ""}
+    for bad, message in [("nope", "not JSON"), ('{"x": 1}', "extracts"),
+                         ('{"extracts": [{"concept_id": "z", "extract": ""}]}', "unknown concept_id"),
+                         ('{"extracts": [{"concept_id": "a", "extract": 5}]}', "must be a string")]:
+        with pytest.raises(InvalidAnswer, match=message):
+            parse_extracts(bad, ids)
+
+
+# ---- the one LLM path, over real HTTP -------------------------------------------------------------
+def runner_for(server, tmp_path, timeout=10.0):
+    provider = OpenAIChatProvider("fake-chat", server.base_url, "sk-test", timeout=timeout)
+    return LLMRunner(provider, AnswerCache(tmp_path / "cache.sqlite"), concurrency=2, backoff_seconds=0.01)
+
+
+def test_success_then_cache_makes_zero_calls(tmp_path):
+    with FakeOpenAI() as server:
+        runner = runner_for(server, tmp_path)
+        [outcome] = list(runner.run([task()]))
+        assert outcome.extracts == {"t:hypertension": "Hypertension is common in older adults.", "t:smoking": "Smoking and cigarettes harm the heart."}
+        again = runner_for(server, tmp_path)
+        [cached] = list(again.run([task()]))
+        assert cached.cached and cached.extracts == outcome.extracts
+        assert len(server.chat_requests()) == 1
+        assert again.accounting.as_dict()["chunk"]["calls"] == 0
+        stats = runner.accounting.as_dict()["chunk"]
+        assert stats["calls"] == 1 and stats["prompt_tokens"] > 0 and stats["completion_tokens"] > 0
+
+
+@pytest.mark.parametrize("script, retries", [(["429"], 1), (["500", "429"], 2)])
+def test_rate_limits_and_server_errors_are_retried(tmp_path, script, retries):
+    with FakeOpenAI() as server:
+        server.script = list(script)
+        runner = runner_for(server, tmp_path)
+        [outcome] = list(runner.run([task()]))
+        assert outcome.error is None and outcome.extracts["t:smoking"]
+        stats = runner.accounting.as_dict()["chunk"]
+        assert stats["retries"] == retries and stats["calls"] == retries + 1 == len(server.chat_requests())
+
+
+def test_timeout_is_retried(tmp_path):
+    with FakeOpenAI(timeout_sleep=2.0) as server:
+        server.script = ["timeout"]
+        runner = runner_for(server, tmp_path, timeout=0.5)
+        [outcome] = list(runner.run([task()]))
+        assert outcome.error is None and runner.accounting.as_dict()["chunk"]["retries"] == 1
+
+
+def test_malformed_json_gets_one_repair(tmp_path):
+    with FakeOpenAI() as server:
+        server.script = ["malformed"]
+        runner = runner_for(server, tmp_path)
+        [outcome] = list(runner.run([task()]))
+        assert outcome.error is None and runner.accounting.as_dict()["chunk"]["repairs"] == 1
+        repair = server.chat_requests()[1]["body"]["messages"]
+        assert repair[1]["role"] == "assistant" and "not valid" in repair[2]["content"]
+
+
+def test_malformed_twice_is_a_failure_and_not_cached(tmp_path):
+    with FakeOpenAI() as server:
+        server.script = ["malformed", "malformed"]
+        runner = runner_for(server, tmp_path)
+        [outcome] = list(runner.run([task()]))
+        assert outcome.extracts is None and "InvalidAnswer" in outcome.error and "c1" in outcome.error
+        [retry] = list(runner_for(server, tmp_path).run([task()]))  # the next run asks again
+        assert retry.error is None and not retry.cached
+
+
+# ---- the offline extractive provider ---------------------------------------------------------------
+def test_extractive_provider_keeps_the_sentences_about_each_concept(embedder):
+    extracts, usage = ExtractiveProvider(embedder).extract(task())
+    assert extracts["t:hypertension"] == "Hypertension is common in older adults."
+    assert extracts["t:smoking"] == "Smoking and cigarettes harm the heart."
+    assert usage.prompt_tokens == 0
+    # Meaning, not only words: a sentence close to the description without any synonym.
+    near = ExtractiveProvider(embedder, similarity=0.4).extract(task(
+        text="Her arterial pressure readings stay elevated at every visit. She likes gardening."))[0]
+    assert "arterial pressure" in near["t:hypertension"] and "gardening" not in near["t:hypertension"]
+
+
+def test_short_all_caps_synonyms_match_case(embedder):
+    af = ConceptInfo("t:af", "Atrial fibrillation", ("AF",), "Irregular rhythm.")
+    extracts, _ = ExtractiveProvider(embedder, similarity=0.99).extract(task(
+        text="ECG confirms AF. We went to a caf after.", concepts=(af,)))
+    assert extracts["t:af"] == "ECG confirms AF."
+
+
+# ---- analyze against Neo4j -------------------------------------------------------------------------
+def invoke(args, env):
+    return CliRunner().invoke(cli, args, env=env)
+
+
+def one(driver, query, **params):
+    records, _, _ = driver.execute_query(query, params)
+    return records[0].data()
+
+
+@pytest.fixture
+def loaded(neo4j_db, tmp_path):
+    env = cli_env(neo4j_db, tmp_path)
+    for args in (["migrate"], ["ingest", str(samples_dir() / "guidelines")], ["ontology", "load", "cardiology"],
+                 ["objects", "add", str(samples_dir() / "objects"), "--kind", "anamnesis"]):
+        result = invoke(args, env)
+        assert result.exit_code == 0, result.output
+    return env
+
+
+@pytest.mark.neo4j
+def test_dry_run_counts_and_writes_nothing(driver, loaded):
+    result = invoke(["analyze", "--dry-run", "--json"], loaded)
+    figures = json.loads(result.output)
+    assert figures["chunk"]["calls"] > 0 and figures["object"]["calls"] == 3
+    assert figures["chunk"]["prompt_tokens"] > figures["chunk"]["calls"] * 100
+    assert figures["pairs"]["naive_calls"] == 27 * one(driver, "MATCH (c:Chunk) RETURN count(c) AS n")["n"]
+    assert figures["pairs"]["after_prefilter"] < figures["pairs"]["naive_calls"]
+    assert one(driver, "MATCH ()-[r:MENTIONED_IN|CONCERNS]->() RETURN count(r) AS n")["n"] == 0
+    assert one(driver, "MATCH (c:Chunk) WHERE c.analysed_concepts IS NOT NULL RETURN count(c) AS n")["n"] == 0
+
+
+@pytest.mark.neo4j
+def test_offline_analyze_writes_extracts_with_provenance_and_is_incremental(driver, loaded, tmp_path):
+    result = invoke(["analyze", "--json"], loaded)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["provider"] == "extractive" and report["failures"] == 0
+    edges = one(driver, """
+        MATCH ()-[m:MENTIONED_IN]->() WITH count(m) AS mentioned, collect(DISTINCT m.model) AS models,
+             min(size(m.embedding)) AS dims, collect(DISTINCT m.prompt_version) AS versions
+        MATCH (o:Object {id: 'patient-b'})-[r:CONCERNS]->(c:Concept)
+        RETURN mentioned, models, dims, versions, collect(c.key) AS b_concepts""")
+    assert edges["mentioned"] > 10 and edges["models"] == ["extractive-v1"] and edges["dims"] == 384
+    assert edges["versions"][0].startswith("extracts-v1/")
+    assert {"atrial_fibrillation", "palpitations", "anticoagulants", "alcohol"} <= set(edges["b_concepts"])
+    assert one(driver, "MATCH (r:AnalysisRun) RETURN count(r) AS n, max(r.calls) AS calls")["calls"] > 0
+    # Nothing is pending: a second run does no work at all.
+    again = json.loads(invoke(["analyze", "--json"], loaded).output)
+    assert again["calls"] == 0 and again["stages"] == {}
+    # A new concept: only its pairs are analysed, the old extracts stay as they were.
+    stamp = one(driver, "MATCH ()-[m:MENTIONED_IN]->() RETURN max(m.analysed_at) AS t")["t"]
+    extra = tmp_path / "extra.yaml"
+    extra.write_text("name: extra\nclasses: [{id: k, concepts: [{id: wine, name: Wine, synonyms: [wine, glasses], "
+                     "description: Drinking wine.}]}]\n")
+    assert invoke(["ontology", "load", str(extra)], loaded).exit_code == 0
+    added = json.loads(invoke(["analyze", "--json"], loaded).output)
+    assert added["stages"]["object"]["tasks"] == 3
+    assert one(driver, "MATCH ()-[m:MENTIONED_IN]->(:Chunk) WHERE m.analysed_at > $t "
+                       "RETURN collect(DISTINCT startNode(m).id) AS ids", t=stamp)["ids"] in ([], ["extra:wine"])
+    wine = one(driver, "MATCH (:Object {id: 'patient-b'})-[r:CONCERNS]->(:Concept {id: 'extra:wine'}) RETURN r.summary AS s")
+    assert "wine" in wine["s"]
+
+
+@pytest.mark.neo4j
+def test_openai_compatible_analyze_and_cache(driver, loaded, neo4j_db, tmp_path):
+    with FakeOpenAI() as server:
+        env = {**loaded, "OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": "sk-test",
+               "TRIPARTITE_LLM_MODEL": "fake-chat", "TRIPARTITE_LLM_BACKOFF": "0.01"}
+        server.script = ["429", "malformed"]
+        result = invoke(["analyze", "--json", "--concurrency", "2"], env)
+        assert result.exit_code == 0, result.output
+        report = json.loads(result.output)
+        assert report["provider"] == "openai" and report["model"] == "fake-chat"
+        assert report["stages"]["chunk"]["retries"] + report["stages"]["object"]["retries"] == 1
+        assert report["stages"]["chunk"]["repairs"] + report["stages"]["object"]["repairs"] == 1
+        calls = len(server.chat_requests())
+        assert calls == report["calls"]
+        edge = one(driver, "MATCH ()-[m:MENTIONED_IN]->() RETURN m.provider AS p, m.model AS m LIMIT 1")
+        assert edge == {"p": "openai", "m": "fake-chat"}
+        stored = one(driver, "MATCH (r:AnalysisRun) RETURN r.prompt_tokens AS p, r.completion_tokens AS c")
+        assert stored["p"] > 0 and stored["c"] > 0
+        # Forget the results in the graph: the next run answers everything from the cache.
+        driver.execute_query("MATCH ()-[r:MENTIONED_IN|CONCERNS]->() DELETE r")
+        driver.execute_query("MATCH (n) WHERE n:Chunk OR n:Object REMOVE n.analysed_concepts")
+        again = json.loads(invoke(["analyze", "--json"], env).output)
+        assert len(server.chat_requests()) == calls and again["calls"] == 0 and again["cache_hits"] > 0
+
+
+@pytest.mark.neo4j
+def test_killed_run_resumes_without_duplicates_or_repaid_calls(driver, loaded, tmp_path):
+    with FakeOpenAI(delay=0.15) as server:
+        env = {**os.environ, **loaded, "OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": "sk-test",
+               "TRIPARTITE_LLM_MODEL": "fake-chat"}
+        env.pop("TRIPARTITE_CONFIG")
+        command = [sys.executable, "-m", "tripartite.cli", "analyze", "--concurrency", "1", "--json"]
+        process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 120
+        while len(server.chat_requests()) < 8 and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.05)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        first = len(server.chat_requests())
+        written = one(driver, "MATCH (c:Chunk) WHERE c.analysed_concepts IS NOT NULL RETURN count(c) AS n")["n"]
+        assert 0 < first and written < one(driver, "MATCH (c:Chunk) RETURN count(c) AS n")["n"]  # halfway
+        finished = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+        assert finished.returncode == 0, finished.stderr
+        prompts = [r["body"]["messages"][0]["content"] for r in server.chat_requests()]
+    # Only the request in flight at the kill can be asked twice; every answered one came from the cache.
+    assert len(prompts) - len(set(prompts)) <= 1
+    duplicates = one(driver, """MATCH (c:Concept)-[m:MENTIONED_IN]->(t:Chunk)
+        WITH c, t, count(m) AS n WHERE n > 1 RETURN count(*) AS n""")
+    assert duplicates["n"] == 0
+    pending = json.loads(invoke(["analyze", "--dry-run", "--json"], loaded).output)
+    assert pending["pairs"]["naive_calls"] == 0 and pending["object"]["calls"] == 0
