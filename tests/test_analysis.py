@@ -243,3 +243,15 @@ def test_killed_run_resumes_without_duplicates_or_repaid_calls(driver, loaded, t
     assert duplicates["n"] == 0
     pending = json.loads(invoke(["analyze", "--dry-run", "--json"], loaded).output)
     assert pending["pairs"]["naive_calls"] == 0 and pending["object"]["calls"] == 0
+
+
+@pytest.mark.neo4j
+def test_unreachable_llm_endpoint_is_one_line(driver, loaded):
+    from conftest import free_port
+
+    env = {**loaded, "OPENAI_BASE_URL": f"http://127.0.0.1:{free_port()}/v1", "TRIPARTITE_LLM_MODEL": "any"}
+    result = invoke(["analyze"], env)
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines()[-1].startswith("error: LLM endpoint http://127.0.0.1:")
+    assert "is not reachable" in result.output
+    assert one(driver, "MATCH ()-[r:MENTIONED_IN|CONCERNS]->() RETURN count(r) AS n")["n"] == 0

@@ -490,6 +490,8 @@ def analyze_command(obj: Context, dry_run: bool, ontology: str | None, concurren
                            f"{pairs['after_prefilter']} after the pre-filter")
             return
         total = len(plan.chunk_tasks) + len(plan.object_tasks)
+        if not provider.offline and figures["chunk"]["calls"] + figures["object"]["calls"]:
+            provider.check_reachable(settings.llm.base_url or "api.openai.com")
         with click.progressbar(length=total, label=f"Analysing ({provider.name})", file=sys.stderr,
                                hidden=as_json or total == 0) as bar:
             errors = analyzer.execute(plan, on_done=bar.update)
@@ -504,8 +506,11 @@ def analyze_command(obj: Context, dry_run: bool, ontology: str | None, concurren
         for stage, st in report["stages"].items():
             click.echo(f"{stage:<7} {st['tasks']:>6} {st['calls']:>6} {st['cache_hits']:>6} {st['retries']:>7} "
                        f"{st['repairs']:>7} {st['failures']:>6} {st['prompt_tokens']:>10} {st['completion_tokens']:>10}")
-        for error in errors:
+        for error in errors[:5]:
             click.echo(f"error: {error}", err=True)
+        if len(errors) > 5:
+            click.echo(f"error: ... and {len(errors) - 5} more failed tasks; they stay pending, run analyze again",
+                       err=True)
     if errors:
         sys.exit(1)
 

@@ -123,6 +123,22 @@ class OpenAIChatProvider:
         self.client = openai.OpenAI(base_url=base_url or None, api_key=api_key or "not-needed",
                                     timeout=timeout, max_retries=0)  # retries are the runner's job
 
+    def check_reachable(self, where: str) -> None:
+        """Fail fast, with one line, when the endpoint does not answer at all."""
+        import openai
+
+        from tripartite.errors import TripartiteError
+
+        try:
+            self.client.models.list()
+        except (openai.APIConnectionError, openai.APITimeoutError) as exc:
+            raise TripartiteError(f"LLM endpoint {where} is not reachable ({type(exc).__name__}); check "
+                                  "OPENAI_BASE_URL, or unset TRIPARTITE_LLM_MODEL to use the offline provider") from None
+        except openai.AuthenticationError:
+            raise TripartiteError(f"LLM endpoint {where} refused the API key; set OPENAI_API_KEY") from None
+        except openai.APIError:
+            pass  # some servers have no /models; the calls themselves will tell
+
     def complete(self, messages: list[dict]) -> tuple[str, Usage]:
         import openai
 
