@@ -515,6 +515,62 @@ def analyze_command(obj: Context, dry_run: bool, ontology: str | None, concurren
         sys.exit(1)
 
 
+# ---- selection and prompts ------------------------------------------------------------------------
+def _probability(name: str):
+    def check(ctx, param, value):
+        if value is not None and not 0.0 <= value <= 1.0:
+            raise click.BadParameter(f"{value} is not a probability; use 0 to 1", param_hint=name)
+        return value
+    return check
+
+
+@cli.command("select")
+@click.option("--alpha", type=float, default=0.9, show_default=True, callback=_probability("--alpha"),
+              help="Select a candidate when its percentile P_c(w) exceeds this.")
+@click.option("--beta", type=float, default=0.5, show_default=True, callback=_probability("--beta"),
+              help="Markov blanket: also select a candidate sharing a chunk with a selected one above this.")
+@click.option("--object", "object_ids", multiple=True, help="Only (re)score these objects (incremental).")
+@click.option("--json", "as_json", is_flag=True)
+@pass_context
+def select_command(obj: Context, alpha: float, beta: float, object_ids: tuple[str, ...], as_json: bool) -> None:
+    """Score every (object, concept, chunk) candidate and classify it (cypher/selection/)."""
+    from tripartite.selection import select
+
+    with connect(obj.settings) as driver:
+        report = select(driver, obj.settings.neo4j_database, alpha, beta, list(object_ids) or None)
+    if as_json:
+        emit_json({"alpha": alpha, "beta": beta, **vars(report)})
+    else:
+        click.echo(f"{report.candidates} candidates over {report.concepts} concepts: {report.selected_alpha} "
+                   f"selected by alpha > {alpha}, {report.selected_beta} more by the beta > {beta} blanket")
+
+
+@cli.command("prompt")
+@click.argument("object_id")
+@click.option("--question", default=None, help="The question about the object (default: a generic one).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@pass_context
+def prompt_command(obj: Context, object_id: str, question: str | None, fmt: str) -> None:
+    """The prompt for one object: its concepts, each with the selected evidence and references."""
+    from tripartite.selection import DEFAULT_QUESTION, build_prompt, prompt_material
+
+    with connect(obj.settings) as driver:
+        rows = prompt_material(driver, obj.settings.neo4j_database, object_id)
+        records, _, _ = driver.execute_query(
+            "MATCH (e:Evidence {object_id: $id}) RETURN e.alpha AS alpha, e.beta AS beta LIMIT 1",
+            id=object_id, database_=obj.settings.neo4j_database)
+    if not rows:
+        raise click.ClickException(f"object {object_id!r} has no analysed concepts; run `tripartite analyze` "
+                                   "and `tripartite select` first (see `tripartite objects list`)")
+    alpha, beta = (records[0]["alpha"], records[0]["beta"]) if records else (None, None)
+    result = build_prompt(object_id, rows, question or DEFAULT_QUESTION, alpha, beta)
+    if fmt == "json":
+        emit_json(result)
+    else:
+        click.echo(result["prompt"], nl=False)
+        click.echo(f"\n({result['tokens']} tokens, cl100k_base)", err=True)
+
+
 # ---- doctor / config ------------------------------------------------------------------------
 @cli.command("doctor")
 @click.option("--json", "as_json", is_flag=True)

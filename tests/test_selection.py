@@ -1,0 +1,192 @@
+"""The selection in Cypher equals an independent NumPy implementation, on random tripartite
+graphs (hypothesis) and on the edge cases; plus the prompt's JSON shape.
+
+Ties: w is the cosine rounded to 6 decimals in both implementations; candidates of a concept
+with equal w share one percentile, the fraction of that concept's candidates with w' <= w.
+"""
+import json
+from collections import defaultdict
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import cli_env, wipe
+from tripartite import migrations
+from tripartite.cli import cli
+from tripartite.paths import migrations_dir
+from tripartite.selection import select
+
+pytestmark = pytest.mark.neo4j
+
+
+# ---- the reference --------------------------------------------------------------------------------
+def reference(concerns: dict, mentions: dict, alpha: float, beta: float) -> dict:
+    """(object, concept, chunk) -> (w, p, reason or None), straight from the paper's definitions."""
+    def cosine(a, b):
+        a, b = np.asarray(a, dtype=np.float32).astype(np.float64), np.asarray(b, dtype=np.float32).astype(np.float64)
+        return round(float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b))), 6)
+
+    w = {(o, c, t): cosine(vo, vt) for (o, c), vo in concerns.items() for (c2, t), vt in mentions.items() if c2 == c}
+    by_concept = defaultdict(list)
+    for (o, c, t), score in w.items():
+        by_concept[c].append(score)
+    p = {k: float(np.sum(np.asarray(by_concept[k[1]]) <= score)) / len(by_concept[k[1]]) for k, score in w.items()}
+    alpha_selected = {k for k in w if p[k] > alpha}
+    anchors = {(o, t) for (o, c, t) in alpha_selected}
+    result = {}
+    for k in w:
+        o, c, t = k
+        reason = "alpha" if k in alpha_selected else ("beta" if (o, t) in anchors and p[k] > beta else None)
+        result[k] = (w[k], p[k], reason)
+    return result
+
+
+# ---- graphs in Neo4j ------------------------------------------------------------------------------
+def write_graph(driver, concerns: dict, mentions: dict) -> None:
+    objects = sorted({o for o, _ in concerns})
+    concepts = sorted({c for _, c in concerns} | {c for c, _ in mentions})
+    chunks = sorted({t for _, t in mentions})
+    driver.execute_query("""
+        UNWIND $objects AS id MERGE (o:Object {id: id}) SET o.kind = 'test', o.text = id
+        WITH count(*) AS _ UNWIND $concepts AS id MERGE (c:Concept {id: id}) SET c.name = id
+        WITH count(*) AS _ UNWIND $chunks AS id MERGE (t:Chunk {id: id}) SET t.index = toInteger(substring(id, 1))""",
+                         objects=objects, concepts=concepts, chunks=chunks)
+    driver.execute_query("""
+        UNWIND $rows AS row MATCH (o:Object {id: row.o}), (c:Concept {id: row.c})
+        CREATE (o)-[r:CONCERNS {summary: row.o + ' about ' + row.c}]->(c)
+        WITH r, row CALL db.create.setRelationshipVectorProperty(r, 'embedding', row.v)""",
+                         rows=[{"o": o, "c": c, "v": v} for (o, c), v in concerns.items()])
+    driver.execute_query("""
+        UNWIND $rows AS row MATCH (c:Concept {id: row.c}), (t:Chunk {id: row.t})
+        CREATE (c)-[r:MENTIONED_IN {summary: row.c + ' in ' + row.t}]->(t)
+        WITH r, row CALL db.create.setRelationshipVectorProperty(r, 'embedding', row.v)""",
+                         rows=[{"c": c, "t": t, "v": v} for (c, t), v in mentions.items()])
+
+
+def stored(driver) -> dict:
+    records, _, _ = driver.execute_query(
+        "MATCH (e:Evidence) RETURN e.object_id AS o, e.concept_id AS c, e.chunk_id AS t, e.w AS w, e.p AS p, "
+        "e.reason AS reason, e.selected AS selected")
+    out = {}
+    for r in records:
+        assert r["selected"] == (r["reason"] is not None)
+        out[(r["o"], r["c"], r["t"])] = (r["w"], r["p"], r["reason"])
+    return out
+
+
+@pytest.fixture(scope="module")
+def selection_db(neo4j_target):
+    wipe(neo4j_target)
+    with neo4j_target.driver() as driver:
+        migrations.migrate(driver, neo4j_target.database, migrations_dir())
+        yield driver
+    wipe(neo4j_target)
+
+
+def clear(driver):
+    driver.execute_query("MATCH (n) WHERE n:Object OR n:Concept OR n:Chunk OR n:Evidence DETACH DELETE n")
+
+
+vectors = st.lists(st.integers(-2, 2), min_size=3, max_size=3).filter(lambda v: any(v))
+
+
+@st.composite
+def tripartite_graphs(draw):
+    objects = [f"o{i}" for i in range(draw(st.integers(1, 4)))]
+    concepts = [f"c{i}" for i in range(draw(st.integers(1, 3)))]
+    chunks = [f"t{i}" for i in range(draw(st.integers(1, 6)))]
+    concerns = {(o, c): draw(vectors) for o in objects for c in concepts if draw(st.booleans())}
+    mentions = {(c, t): draw(vectors) for c in concepts for t in chunks if draw(st.booleans())}
+    alpha = draw(st.sampled_from([0.0, 0.25, 0.5, 0.75, 0.9, 1.0]) | st.floats(0, 1))
+    beta = draw(st.sampled_from([0.0, 0.5, 0.95]) | st.floats(0, 1))
+    return concerns, mentions, alpha, beta
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(graph=tripartite_graphs())
+def test_cypher_selection_equals_numpy(selection_db, graph):
+    concerns, mentions, alpha, beta = graph
+    clear(selection_db)
+    write_graph(selection_db, concerns, mentions)
+    select(selection_db, "neo4j", alpha, beta)
+    assert stored(selection_db) == reference(concerns, mentions, alpha, beta)
+
+
+@pytest.mark.parametrize("case", ["single", "all_equal", "alpha_zero", "alpha_one", "beta_above_alpha"])
+def test_edge_cases(selection_db, case):
+    clear(selection_db)
+    if case == "single":
+        concerns, mentions, alpha, beta = {("o0", "c0"): [1, 0, 0]}, {("c0", "t0"): [1, 1, 0]}, 0.9, 0.5
+    elif case == "all_equal":
+        concerns = {("o0", "c0"): [1, 0, 0], ("o1", "c0"): [1, 0, 0]}
+        mentions = {("c0", "t0"): [0, 1, 0], ("c0", "t1"): [0, 0, 1]}
+        alpha, beta = 0.9, 0.5
+    else:
+        concerns = {("o0", "c0"): [1, 0, 0], ("o0", "c1"): [0, 1, 0]}
+        mentions = {("c0", "t0"): [1, 0, 0], ("c0", "t1"): [0, 1, 0], ("c1", "t0"): [1, 1, 0], ("c1", "t1"): [0, 1, 0]}
+        alpha, beta = {"alpha_zero": (0.0, 0.5), "alpha_one": (1.0, 0.5), "beta_above_alpha": (0.4, 0.8)}[case]
+    write_graph(selection_db, concerns, mentions)
+    select(selection_db, "neo4j", alpha, beta)
+    got = stored(selection_db)
+    assert got == reference(concerns, mentions, alpha, beta)
+    reasons = [reason for _, _, reason in got.values()]
+    if case == "single":
+        assert got == {("o0", "c0", "t0"): (round(1 / np.sqrt(2), 6), 1.0, "alpha")}
+    if case == "all_equal":
+        assert {p for _, p, _ in got.values()} == {1.0} and set(reasons) == {"alpha"}
+    if case == "alpha_zero":
+        assert set(reasons) == {"alpha"}  # every percentile is above 0
+    if case == "alpha_one":
+        assert set(reasons) == {None}     # no percentile exceeds 1
+    if case == "beta_above_alpha":
+        assert "beta" not in reasons
+
+
+def test_object_without_concepts_gets_no_prompt(selection_db, neo4j_target, tmp_path):
+    clear(selection_db)
+    write_graph(selection_db, {("o0", "c0"): [1, 0, 0]}, {("c0", "t0"): [1, 0, 0]})
+    selection_db.execute_query("CREATE (:Object {id: 'lonely', kind: 'test', text: 'nothing'})")
+    select(selection_db, "neo4j", 0.9, 0.5)
+    result = CliRunner().invoke(cli, ["prompt", "lonely"], env=cli_env(neo4j_target, tmp_path))
+    assert result.exit_code == 1 and "has no analysed concepts" in result.output
+
+
+def test_incremental_object_equals_full_recompute(selection_db):
+    clear(selection_db)
+    concerns = {("o0", "c0"): [1, 0, 0], ("o0", "c1"): [0, 1, 1], ("o1", "c0"): [1, 1, 0]}
+    mentions = {("c0", "t0"): [1, 0, 1], ("c0", "t1"): [2, 1, 0], ("c1", "t1"): [0, 1, 0], ("c1", "t2"): [1, 1, 1]}
+    write_graph(selection_db, concerns, mentions)
+    select(selection_db, "neo4j", 0.5, 0.2)
+    # A new object arrives and is scored on its own.
+    new = {("o2", "c0"): [0, 0, 1]}
+    write_graph(selection_db, new, {})
+    report = select(selection_db, "neo4j", 0.5, 0.2, object_ids=["o2"])
+    assert report.concepts == 1  # only c0's percentiles were recomputed
+    assert stored(selection_db) == reference({**concerns, **new}, mentions, 0.5, 0.2)
+
+
+def test_prompt_json_shape(selection_db, neo4j_target, tmp_path):
+    clear(selection_db)
+    write_graph(selection_db, {("o0", "c0"): [1, 0, 0], ("o0", "c1"): [0, 1, 0]},
+                {("c0", "t0"): [1, 0, 0], ("c0", "t1"): [0, 1, 0], ("c1", "t1"): [0, 1, 0]})
+    selection_db.execute_query("""MATCH (t:Chunk) MERGE (d:Document {id: 'doc', title: 'Doc'})
+        MERGE (t)-[:FROM_DOCUMENT]->(d) SET t.section_id = 's' MERGE (s:Section {id: 's'}) SET s.path = ['Doc', 'Part']""")
+    select(selection_db, "neo4j", 0.6, 0.2)
+    result = CliRunner().invoke(cli, ["prompt", "o0", "--format", "json", "--question", "What next?"],
+                                env=cli_env(neo4j_target, tmp_path))
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert list(data) == ["object_id", "alpha", "beta", "tokens", "prompt", "concepts"]
+    assert data["object_id"] == "o0" and data["alpha"] == 0.6 and data["beta"] == 0.2
+    assert data["prompt"].startswith("Question: What next?") and data["tokens"] > 10
+    assert [c["concept_id"] for c in data["concepts"]] == ["c0", "c1"]
+    evidence = data["concepts"][0]["evidence"]
+    assert list(evidence[0]) == ["chunk_id", "document", "section_path", "text", "w", "p", "reason"]
+    # c0: t0 (w=1, p=1) passes alpha; t1 (w=0, p=0.5) does not, but it shares chunk t1 with the
+    # alpha-selected (o0, c1, t1) and 0.5 > beta: the Markov blanket brings it in, in reading order.
+    assert [(e["chunk_id"], e["reason"]) for e in evidence] == [("t0", "alpha"), ("t1", "beta")]
+    assert evidence[0]["section_path"] == ["Doc", "Part"] and evidence[0]["p"] == 1.0
+    assert "[1] c0 in t0" in data["prompt"] and "References:" in data["prompt"]

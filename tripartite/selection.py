@@ -1,0 +1,73 @@
+"""Prompt creation as node classification (paper, section 2.2), run from cypher/selection/.
+
+Python only runs the four scripts in order and formats the result; w, P_c, the alpha step,
+the Markov-blanket step and the prompt's material all come from Cypher.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import neo4j
+
+from tripartite import scripts
+from tripartite.tokens import count_tokens
+
+DEFAULT_ALPHA = 0.9
+DEFAULT_BETA = 0.5
+DEFAULT_QUESTION = "Given the patient's history below, what should the clinician consider next, and why?"
+
+
+@dataclass(frozen=True)
+class SelectionReport:
+    candidates: int
+    selected_alpha: int
+    selected_beta: int
+    concepts: int
+
+
+def select(driver: neo4j.Driver, database: str, alpha: float = DEFAULT_ALPHA, beta: float = DEFAULT_BETA,
+           object_ids: list[str] | None = None) -> SelectionReport:
+    """Materialise Evidence (for some objects or all), recompute P_c for the concepts they
+    touch (or all), and classify. With object_ids, only those concepts' percentiles change."""
+    scripts.write(driver, database, "selection/1_evidence", object_ids=object_ids)
+    concept_ids = None
+    if object_ids is not None:
+        rows = scripts.query(driver, database, "selection/touched_concepts", object_ids=object_ids)
+        concept_ids = [r["concept_id"] for r in rows]
+    scripts.run_autocommit(driver, database, "selection/2_percentiles", concept_ids=concept_ids)
+    scripts.write(driver, database, "selection/3_select", alpha=alpha, beta=beta, concept_ids=concept_ids)
+    counts = scripts.query(driver, database, "selection/summary", concept_ids=concept_ids)[0]
+    return SelectionReport(counts["candidates"], counts["alpha"], counts["beta"], counts["concepts"])
+
+
+def prompt_material(driver: neo4j.Driver, database: str, object_id: str) -> list[dict]:
+    return scripts.query(driver, database, "selection/4_prompt", object_id=object_id)
+
+
+def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float, beta: float) -> dict:
+    """The prompt text and its JSON form: {object_id, alpha, beta, tokens, prompt, concepts}."""
+    references: list[dict] = []
+    lines = [f"Question: {question}", "", f"Object {object_id}: what it says about each concept, and what the "
+             "reference documents say about that concept (numbers in brackets point to the references).", ""]
+    concepts = []
+    for n, row in enumerate(rows, start=1):
+        lines.append(f"{n}. {row['name']}: {row['summary']}")
+        evidence = []
+        for item in row["evidence"]:
+            references.append(item)
+            ref = len(references)
+            lines.append(f"   [{ref}] {item['text']}")
+            evidence.append({"chunk_id": item["chunk_id"], "document": item["document"],
+                             "section_path": item["section_path"] or [], "text": item["text"],
+                             "w": item["w"], "p": item["p"], "reason": item["reason"]})
+        concepts.append({"concept_id": row["concept_id"], "name": row["name"], "summary": row["summary"],
+                         "evidence": evidence})
+        lines.append("")
+    if references:
+        lines.append("References:")
+        for ref, item in enumerate(references, start=1):
+            path = " > ".join(item["section_path"] or [])
+            lines.append(f"[{ref}] {item['document']} > {path} (chunk {item['chunk_id']})")
+    prompt = "\n".join(lines).rstrip() + "\n"
+    return {"object_id": object_id, "alpha": alpha, "beta": beta, "tokens": count_tokens(prompt),
+            "prompt": prompt, "concepts": concepts}
