@@ -1,8 +1,9 @@
 // Step 1 of the selection (paper, section 2.2): one Evidence node per candidate (o, c, t),
 // i.e. every object o with an extract e(o,c) and every chunk t with an extract e(c,t), and
 // its score w = cos(E[e(o,c)], E[e(c,t)]).
-// vector.similarity.cosine returns (1 + cos) / 2; w stores the cosine itself, in [-1, 1],
-// rounded to 6 decimals (embeddings are float32) so that ties are well defined (the NumPy reference does the same).
+// vector.similarity.cosine returns (1 + cos) / 2, computed in float32 (about 7 digits); w
+// stores the cosine itself, in [-1, 1], rounded to 5 decimals: that is the precision the
+// float32 arithmetic supports, and it defines ties (the NumPy reference rounds the same way).
 // Evidence of objects no longer connected to the candidate is removed first.
 // Browser: :param object_ids => null   (or ['patient-a'])
 
@@ -17,4 +18,4 @@ WHERE ($object_ids IS NULL OR o.id IN $object_ids)
   AND oc.embedding IS NOT NULL AND ct.embedding IS NOT NULL
 MERGE (e:Evidence {id: o.id + '|' + c.id + '|' + t.id})
 SET e.object_id = o.id, e.concept_id = c.id, e.chunk_id = t.id,
-    e.w = round(2.0 * vector.similarity.cosine(oc.embedding, ct.embedding) - 1.0, 6);
+    e.w = round(2.0 * vector.similarity.cosine(oc.embedding, ct.embedding) - 1.0, 5);
