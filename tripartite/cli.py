@@ -571,6 +571,75 @@ def prompt_command(obj: Context, object_id: str, question: str | None, fmt: str)
         click.echo(f"\n({result['tokens']} tokens, cl100k_base)", err=True)
 
 
+@cli.command("rag-prompt")
+@click.argument("object_id")
+@click.option("--top-k", type=click.IntRange(min=1), help="Take the k chunks most similar to the object's text.")
+@click.option("--min-score", type=float, callback=_probability("--min-score"),
+              help="Take every chunk whose index score, (1 + cos) / 2, is at least this.")
+@click.option("--question", default=None, help="The question about the object.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@pass_context
+def rag_prompt_command(obj: Context, object_id: str, top_k: int | None, min_score: float | None,
+                       question: str | None, fmt: str) -> None:
+    """The vector-RAG baseline prompt for an object (neo4j-graphrag's VectorRetriever)."""
+    from tripartite.embeddings import make_embedder
+    from tripartite.rag import rag_prompt, retrieve
+    from tripartite.selection import DEFAULT_QUESTION
+
+    if (top_k is None) == (min_score is None):
+        raise click.UsageError("give exactly one of --top-k K or --min-score S")
+    settings = obj.settings
+    with connect(settings) as driver:
+        records, _, _ = driver.execute_query("MATCH (o:Object {id: $id}) RETURN o.text AS text", id=object_id,
+                                             database_=settings.neo4j_database)
+        if not records:
+            raise click.ClickException(f"no object with id {object_id!r}; see `tripartite objects list`")
+        chunks = retrieve(driver, settings.neo4j_database, make_embedder(settings), records[0]["text"], top_k,
+                          min_score)
+    result = rag_prompt(object_id, records[0]["text"], chunks, question or DEFAULT_QUESTION)
+    if fmt == "json":
+        emit_json(result)
+    else:
+        click.echo(result["prompt"], nl=False)
+        click.echo(f"\n({result['tokens']} tokens, cl100k_base; {len(chunks)} chunks)", err=True)
+
+
+@cli.command("ask")
+@click.argument("object_id")
+@click.option("--question", default=None, help="The question about the object.")
+@pass_context
+def ask_command(obj: Context, object_id: str, question: str | None) -> None:
+    """Send the object's Tripartite prompt to the configured LLM; print the answer and references."""
+    from tripartite.embeddings import MiniLMEmbedder
+    from tripartite.llm.cache import AnswerCache
+    from tripartite.llm.providers import ProviderError, RetryableError
+    from tripartite.llm.runner import LLMRunner
+    from tripartite.selection import DEFAULT_QUESTION, build_prompt, prompt_material
+
+    settings = obj.settings
+    if not settings.llm.configured:
+        raise click.ClickException("ask needs an LLM: set TRIPARTITE_LLM_MODEL (plus OPENAI_API_KEY, or "
+                                   "OPENAI_BASE_URL for a local OpenAI-compatible server)")
+    with connect(settings) as driver:
+        rows = prompt_material(driver, settings.neo4j_database, object_id)
+    if not rows:
+        raise click.ClickException(f"object {object_id!r} has no analysed concepts; run analyze and select first")
+    built = build_prompt(object_id, rows, question or DEFAULT_QUESTION, None, None)
+    provider = make_provider(settings, None)
+    provider.check_reachable(settings.llm.base_url or "api.openai.com")
+    runner = LLMRunner(provider, AnswerCache(settings.llm_cache), backoff_seconds=settings.llm.backoff)
+    try:
+        answer = runner.complete_text(built["prompt"])
+    except (ProviderError, RetryableError) as exc:
+        raise click.ClickException(f"the LLM call failed: {exc}") from None
+    click.echo(answer.strip())
+    references = [e for concept in built["concepts"] for e in concept["evidence"]]
+    if references:
+        click.echo("\nReferences:")
+        for n, ref in enumerate(references, start=1):
+            click.echo(f"[{n}] {ref['document']} > {' > '.join(ref['section_path'])} (chunk {ref['chunk_id']})")
+
+
 # ---- doctor / config ------------------------------------------------------------------------
 @cli.command("doctor")
 @click.option("--json", "as_json", is_flag=True)

@@ -139,12 +139,13 @@ class OpenAIChatProvider:
         except openai.APIError:
             pass  # some servers have no /models; the calls themselves will tell
 
-    def complete(self, messages: list[dict]) -> tuple[str, Usage]:
+    def complete(self, messages: list[dict], json_mode: bool = True) -> tuple[str, Usage]:
         import openai
 
+        extra = {"response_format": {"type": "json_object"}} if json_mode else {}
         try:
             response = self.client.chat.completions.create(
-                model=self.model, messages=messages, temperature=0, response_format={"type": "json_object"})
+                model=self.model, messages=messages, temperature=0, **extra)
         except (openai.RateLimitError, openai.APITimeoutError, openai.APIConnectionError,
                 openai.InternalServerError) as exc:
             raise RetryableError(f"{type(exc).__name__}: {str(exc)[:120]}") from None

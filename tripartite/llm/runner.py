@@ -102,11 +102,27 @@ class LLMRunner:
             self.cache.put(key, extracts, {})
         return Outcome(task, extracts)
 
-    def _complete(self, task: ExtractionTask, messages: list[dict]) -> str:
+    def complete_text(self, prompt: str, stage: str = "ask") -> str:
+        """A free-text answer (no JSON schema), through the same cache and retries."""
+        if self.provider.offline:
+            raise ProviderError("the offline extractive provider cannot answer questions; configure an LLM "
+                                "(TRIPARTITE_LLM_MODEL, and OPENAI_BASE_URL for a local server)")
+        key = cache_key(self.provider.name, self.provider.model, prompt, "text-v1")
+        if self.cache and (hit := self.cache.get(key)):
+            self.accounting.add(stage, tasks=1, cache_hits=1)
+            return hit[0]["text"]
+        self.accounting.add(stage, tasks=1)
+        text = self._complete(ExtractionTask(stage, "", prompt, "", ()), [{"role": "user", "content": prompt}],
+                              json_mode=False)
+        if self.cache:
+            self.cache.put(key, {"text": text}, {})
+        return text
+
+    def _complete(self, task: ExtractionTask, messages: list[dict], json_mode: bool = True) -> str:
         for attempt in range(1, self.max_attempts + 1):
             self.accounting.add(task.stage, calls=1)
             try:
-                content, usage = self.provider.complete(messages)
+                content, usage = self.provider.complete(messages, json_mode=json_mode)
             except RetryableError:
                 if attempt == self.max_attempts:
                     raise

@@ -1,0 +1,70 @@
+"""The sample corpus end to end: analyze, select, the Tripartite prompt, the vector-RAG
+baseline and `ask` against an OpenAI-compatible HTTP server."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import cli_env
+from fake_openai import FakeOpenAI
+from tripartite.cli import cli
+from tripartite.paths import samples_dir
+
+pytestmark = pytest.mark.neo4j
+
+
+def invoke(args, env):
+    return CliRunner().invoke(cli, args, env=env)
+
+
+@pytest.fixture
+def selected(neo4j_db, tmp_path):
+    env = cli_env(neo4j_db, tmp_path)
+    for args in (["migrate"], ["ingest", str(samples_dir() / "guidelines")], ["ontology", "load", "cardiology"],
+                 ["objects", "add", str(samples_dir() / "objects"), "--kind", "anamnesis"], ["analyze"],
+                 ["select", "--alpha", "0.8", "--beta", "0.4"]):
+        result = invoke(args, env)
+        assert result.exit_code == 0, (args, result.output)
+    return env
+
+
+def test_tripartite_prompt_covers_the_objects_concepts_with_references(selected):
+    data = json.loads(invoke(["prompt", "patient-b", "--format", "json"], selected).output)
+    names = [c["name"] for c in data["concepts"]]
+    assert "Atrial fibrillation" in names and "Anticoagulants" in names
+    assert data["alpha"] == 0.8 and data["beta"] == 0.4
+    evidence = [e for c in data["concepts"] for e in c["evidence"]]
+    assert evidence and all(e["reason"] in ("alpha", "beta") and e["p"] > 0.4 for e in evidence)
+    assert all(e["section_path"] and e["document"] for e in evidence)
+    text = invoke(["prompt", "patient-b"], selected).output
+    assert text.startswith("Question:") and "References:" in text
+
+
+def test_rag_baseline_top_k_and_min_score(selected):
+    top3 = json.loads(invoke(["rag-prompt", "patient-b", "--top-k", "3", "--format", "json"], selected).output)
+    assert list(top3) == ["object_id", "tokens", "prompt", "chunks"]
+    assert len(top3["chunks"]) == 3 and list(top3["chunks"][0]) == ["chunk_id", "score", "text"]
+    scores = [c["score"] for c in top3["chunks"]]
+    assert scores == sorted(scores, reverse=True)
+    assert top3["chunks"][0]["chunk_id"].startswith("atrial-fibrillation:")  # AFib patient, AFib guideline
+    loose = json.loads(invoke(["rag-prompt", "patient-b", "--min-score", "0.6", "--format", "json"], selected).output)
+    strict = json.loads(invoke(["rag-prompt", "patient-b", "--min-score", "0.75", "--format", "json"], selected).output)
+    assert len(loose["chunks"]) > len(strict["chunks"]) and loose["tokens"] > strict["tokens"]
+    assert all(c["score"] >= 0.75 for c in strict["chunks"])
+    both = invoke(["rag-prompt", "patient-b", "--top-k", "3", "--min-score", "0.5"], selected)
+    assert both.exit_code == 2 and "exactly one of" in both.output
+
+
+def test_ask_sends_the_prompt_and_prints_references(selected):
+    offline = invoke(["ask", "patient-b"], selected)
+    assert offline.exit_code == 1 and "ask needs an LLM" in offline.output
+    with FakeOpenAI() as server:
+        env = {**selected, "OPENAI_BASE_URL": server.base_url, "TRIPARTITE_LLM_MODEL": "fake-chat"}
+        result = invoke(["ask", "patient-b", "--question", "Should she get a blood thinner?"], env)
+        assert result.exit_code == 0, result.output
+        sent = server.chat_requests()[0]["body"]
+        assert sent["messages"][0]["content"].startswith("Question: Should she get a blood thinner?")
+        assert "response_format" not in sent
+        assert "References:\n[1] " in result.output
+        again = invoke(["ask", "patient-b", "--question", "Should she get a blood thinner?"], env)
+        assert again.output == result.output and len(server.chat_requests()) == 1  # cached
