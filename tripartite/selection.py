@@ -5,6 +5,7 @@ the Markov-blanket step and the prompt's material all come from Cypher.
 """
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 
 import neo4j
@@ -29,13 +30,15 @@ def select(driver: neo4j.Driver, database: str, alpha: float = DEFAULT_ALPHA, be
            object_ids: list[str] | None = None) -> SelectionReport:
     """Materialise Evidence (for some objects or all), recompute P_c for the concepts they
     touch (or all), and classify. With object_ids, only those concepts' percentiles change."""
-    scripts.write(driver, database, "selection/1_evidence", object_ids=object_ids)
+    # Each step commits in small transactions (a million candidates do not fit in one); a run
+    # that is interrupted leaves a mix, and running select again puts it right.
+    scripts.run_autocommit(driver, database, "selection/1_evidence", object_ids=object_ids, run=uuid.uuid4().hex)
     concept_ids = None
     if object_ids is not None:
         rows = scripts.query(driver, database, "selection/touched_concepts", object_ids=object_ids)
         concept_ids = [r["concept_id"] for r in rows]
     scripts.run_autocommit(driver, database, "selection/2_percentiles", concept_ids=concept_ids)
-    scripts.write(driver, database, "selection/3_select", alpha=alpha, beta=beta, concept_ids=concept_ids)
+    scripts.run_autocommit(driver, database, "selection/3_select", alpha=alpha, beta=beta, concept_ids=concept_ids)
     counts = scripts.query(driver, database, "selection/summary", concept_ids=concept_ids)[0]
     return SelectionReport(counts["candidates"], counts["alpha"], counts["beta"], counts["concepts"])
 

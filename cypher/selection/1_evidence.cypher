@@ -4,18 +4,21 @@
 // vector.similarity.cosine returns (1 + cos) / 2, computed in float32 (about 7 digits); w
 // stores the cosine itself, in [-1, 1], rounded to 5 decimals: that is the precision the
 // float32 arithmetic supports, and it defines ties (the NumPy reference rounds the same way).
-// Evidence of objects no longer connected to the candidate is removed first.
-// Browser: :param object_ids => null   (or ['patient-a'])
+// Candidates that no longer exist (an extract was removed) are swept: every Evidence node
+// written now carries $run, and the others in scope are deleted.
+// Runs as auto-commit queries, a few objects per transaction (in the Browser: :auto).
+// Browser: :param object_ids => null; :param run => randomUUID()
+
+MATCH (o:Object)
+WHERE $object_ids IS NULL OR o.id IN $object_ids
+CALL (o) {
+  MATCH (o)-[oc:CONCERNS]->(c:Concept)-[ct:MENTIONED_IN]->(t:Chunk)
+  WHERE oc.embedding IS NOT NULL AND ct.embedding IS NOT NULL
+  MERGE (e:Evidence {id: o.id + '|' + c.id + '|' + t.id})
+  SET e.object_id = o.id, e.concept_id = c.id, e.chunk_id = t.id, e.run = $run,
+      e.w = round(2.0 * vector.similarity.cosine(oc.embedding, ct.embedding) - 1.0, 5)
+} IN TRANSACTIONS OF 5 ROWS;
 
 MATCH (e:Evidence)
-WHERE ($object_ids IS NULL OR e.object_id IN $object_ids)
-  AND NOT EXISTS {
-    MATCH (:Object {id: e.object_id})-[:CONCERNS]->(:Concept {id: e.concept_id})-[:MENTIONED_IN]->(:Chunk {id: e.chunk_id}) }
-DETACH DELETE e;
-
-MATCH (o:Object)-[oc:CONCERNS]->(c:Concept)-[ct:MENTIONED_IN]->(t:Chunk)
-WHERE ($object_ids IS NULL OR o.id IN $object_ids)
-  AND oc.embedding IS NOT NULL AND ct.embedding IS NOT NULL
-MERGE (e:Evidence {id: o.id + '|' + c.id + '|' + t.id})
-SET e.object_id = o.id, e.concept_id = c.id, e.chunk_id = t.id,
-    e.w = round(2.0 * vector.similarity.cosine(oc.embedding, ct.embedding) - 1.0, 5);
+WHERE ($object_ids IS NULL OR e.object_id IN $object_ids) AND coalesce(e.run, '') <> $run
+CALL (e) { DETACH DELETE e } IN TRANSACTIONS OF 10000 ROWS;

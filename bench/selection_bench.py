@@ -1,0 +1,182 @@
+"""Selection benchmark at a million candidates: full recompute, one-object incremental
+update and prompt building in Cypher, each next to the NumPy reference on the same data.
+
+    python bench/selection_bench.py [--objects 250] [--concepts 25] [--per-object 20] [--chunks-per-concept 200]
+
+Candidates = objects x per-object concepts x chunks per concept (defaults: 1,000,000).
+Runs against a throwaway local Neo4j; prints a table; asserts nothing.
+"""
+from __future__ import annotations
+
+import argparse
+import socket
+import statistics
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+from neo4j import GraphDatabase
+
+from tripartite import migrations
+from tripartite.config import load_settings
+from tripartite.paths import migrations_dir
+from tripartite.selection import build_prompt, prompt_material, select
+
+DIMS = 384
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def unit(rng, n):
+    v = rng.standard_normal((n, DIMS)).astype(np.float32)
+    return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+def numpy_select(concerns, mentions, alpha, beta, only_concepts=None):
+    """Reference: w, P_c, alpha, blanket. concerns: {concept: (object ids, vectors)},
+    mentions: {concept: (chunk ids, vectors)}."""
+    result = {}
+    for c, (objs, ov) in concerns.items():
+        if only_concepts is not None and c not in only_concepts:
+            continue
+        chunks, cv = mentions[c]
+        w = np.round(ov @ cv.T, 5)                      # (objects, chunks)
+        flat = np.sort(w.ravel())
+        p = np.searchsorted(flat, w, side="right") / flat.size
+        result[c] = (objs, chunks, w, p, p > alpha)
+    # blanket per object across concepts: chunks cited by an alpha-selected candidate
+    anchors = {}
+    for c, (objs, chunks, w, p, sel) in result.items():
+        for i, j in zip(*np.nonzero(sel)):
+            anchors.setdefault(objs[i], set()).add(chunks[j])
+    beta_count = 0
+    for c, (objs, chunks, w, p, sel) in result.items():
+        for i, o in enumerate(objs):
+            a = anchors.get(o)
+            if a:
+                mask = (~sel[i]) & (p[i] > beta) & np.array([t in a for t in chunks])
+                beta_count += int(mask.sum())
+    return result, beta_count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--objects", type=int, default=250)
+    parser.add_argument("--concepts", type=int, default=25)
+    parser.add_argument("--per-object", type=int, default=20)
+    parser.add_argument("--chunks-per-concept", type=int, default=200)
+    parser.add_argument("--chunks", type=int, default=2000)
+    parser.add_argument("--prompts", type=int, default=40)
+    args = parser.parse_args()
+    rng = np.random.default_rng(11)
+    settings = load_settings(env={})
+    from tripartite.server.local import LocalServer
+
+    home = Path(tempfile.mkdtemp(prefix="tripartite-bench-"))
+    server = LocalServer(replace(settings.server, home=home, bolt_port=free_port(), http_port=free_port()),
+                         settings.cache_dir)
+    uri = server.start().bolt_uri
+    db = "neo4j"
+    concepts = [f"k{i:02d}" for i in range(args.concepts)]
+    chunks = [f"t{i:05d}" for i in range(args.chunks)]
+    objects = [f"o{i:04d}" for i in range(args.objects)]
+    mentions = {c: (sorted(rng.choice(chunks, args.chunks_per_concept, replace=False).tolist()), None) for c in concepts}
+    mentions = {c: (ids, unit(rng, len(ids))) for c, (ids, _) in mentions.items()}
+    per_object = {o: sorted(rng.choice(concepts, args.per_object, replace=False).tolist()) for o in objects}
+    concern_vec = {(o, c): v for o in objects for c, v in zip(per_object[o], unit(rng, args.per_object))}
+    candidates = sum(len(mentions[c][0]) for o in objects for c in per_object[o])
+    rows = []
+    try:
+        with GraphDatabase.driver(uri, auth=None, notifications_min_severity="OFF") as driver:
+            migrations.migrate(driver, db, migrations_dir())
+            started = time.perf_counter()
+            driver.execute_query("UNWIND $ids AS id CREATE (:Concept {id: id, name: id})", ids=concepts)
+            driver.execute_query("UNWIND $ids AS id CREATE (:Chunk {id: id, index: toInteger(substring(id, 1)), "
+                                 "document_id: 'd'})", ids=chunks)
+            driver.execute_query("UNWIND $ids AS id CREATE (:Object {id: id, kind: 'bench', text: id})", ids=objects)
+            batch = [{"c": c, "t": t, "v": v.tolist()} for c in concepts for t, v in zip(*mentions[c])]
+            for i in range(0, len(batch), 1000):
+                driver.execute_query("""UNWIND $rows AS row MATCH (c:Concept {id: row.c}), (t:Chunk {id: row.t})
+                    CREATE (c)-[r:MENTIONED_IN {summary: 'extract of ' + row.c + ' in ' + row.t}]->(t)
+                    WITH r, row CALL db.create.setRelationshipVectorProperty(r, 'embedding', row.v)""", rows=batch[i:i + 1000])
+
+            def add_concerns(items):
+                for i in range(0, len(items), 1000):
+                    driver.execute_query("""UNWIND $rows AS row MATCH (o:Object {id: row.o}), (c:Concept {id: row.c})
+                        CREATE (o)-[r:CONCERNS {summary: row.o + ' about ' + row.c}]->(c)
+                        WITH r, row CALL db.create.setRelationshipVectorProperty(r, 'embedding', row.v)""",
+                                         rows=items[i:i + 1000])
+            add_concerns([{"o": o, "c": c, "v": v.tolist()} for (o, c), v in concern_vec.items()])
+            setup = time.perf_counter() - started
+
+            started = time.perf_counter()
+            report = select(driver, db, 0.9, 0.5)
+            full = time.perf_counter() - started
+
+            by_concept = {}
+            for (o, c), v in concern_vec.items():
+                by_concept.setdefault(c, ([], []))
+                by_concept[c][0].append(o)
+                by_concept[c][1].append(v)
+            np_concerns = {c: (objs, np.stack(vs)) for c, (objs, vs) in by_concept.items()}
+            started = time.perf_counter()
+            _, np_beta = numpy_select(np_concerns, mentions, 0.9, 0.5)
+            np_full = time.perf_counter() - started
+
+            # One new object, scored incrementally.
+            new = "o_new"
+            new_concepts = sorted(rng.choice(concepts, args.per_object, replace=False).tolist())
+            driver.execute_query("CREATE (:Object {id: $id, kind: 'bench', text: $id})", id=new)
+            new_vecs = unit(rng, len(new_concepts))
+            add_concerns([{"o": new, "c": c, "v": v.tolist()} for c, v in zip(new_concepts, new_vecs)])
+            started = time.perf_counter()
+            select(driver, db, 0.9, 0.5, object_ids=[new])
+            incremental = time.perf_counter() - started
+            for c, v in zip(new_concepts, new_vecs):
+                objs, vs = np_concerns[c]
+                np_concerns[c] = (objs + [new], np.vstack([vs, v]))
+            started = time.perf_counter()
+            numpy_select(np_concerns, mentions, 0.9, 0.5, only_concepts=set(new_concepts))
+            np_incremental = time.perf_counter() - started
+
+            timings = []
+            for o in objects[:args.prompts]:
+                started = time.perf_counter()
+                build_prompt(o, prompt_material(driver, db, o), "Q?", 0.9, 0.5)
+                timings.append(time.perf_counter() - started)
+            p50, p95 = statistics.median(timings), float(np.percentile(timings, 95))
+            result, _ = numpy_select(np_concerns, mentions, 0.9, 0.5)
+            np_timings = []
+            for o in objects[:args.prompts]:
+                started = time.perf_counter()
+                picked = []
+                for c in per_object[o]:
+                    objs, chunks_c, w, p, sel = result[c]
+                    i = objs.index(o)
+                    picked.append([chunks_c[j] for j in np.nonzero(sel[i])[0]])
+                np_timings.append(time.perf_counter() - started)
+            np_p50 = statistics.median(np_timings)
+    finally:
+        server.stop()
+
+    print(f"\nSelection benchmark: {candidates:,} candidates ({args.objects} objects x {args.per_object} concepts x "
+          f"{args.chunks_per_concept} chunks), 384-dim extracts; graph written in {setup:.1f} s\n")
+    print(f"Cypher selected {report.selected_alpha:,} by alpha and {report.selected_beta:,} by the blanket; "
+          f"NumPy reference: {np_beta:,} by the blanket.\n")
+    print("| step | Cypher (Neo4j) | NumPy reference | ratio | target |")
+    print("|---|---:|---:|---:|---|")
+    print(f"| full recompute | {full:.1f} s | {np_full:.2f} s | {full / np_full:.0f}x | <= 60 s |")
+    print(f"| one new object, incremental | {incremental:.1f} s | {np_incremental:.2f} s | "
+          f"{incremental / np_incremental:.0f}x | <= 1 s |")
+    print(f"| prompt build p50 / p95 | {p50 * 1000:.0f} / {p95 * 1000:.0f} ms | {np_p50 * 1000:.2f} ms | "
+          f"{p50 / np_p50:.0f}x | <= 50 ms p50 |")
+
+
+if __name__ == "__main__":
+    main()
