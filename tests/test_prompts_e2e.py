@@ -68,3 +68,22 @@ def test_ask_sends_the_prompt_and_prints_references(selected):
         assert "References:\n[1] " in result.output
         again = invoke(["ask", "patient-b", "--question", "Should she get a blood thinner?"], env)
         assert again.output == result.output and len(server.chat_requests()) == 1  # cached
+
+
+def test_demo_runs_end_to_end(neo4j_db, tmp_path, driver):
+    env = cli_env(neo4j_db, tmp_path)
+    result = invoke(["demo", "--json"], env)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["errors"] == [] and data["ingested"] == 3
+    assert data["prompt"]["object_id"] == "patient-b" and "References:" in data["prompt"]["prompt"]
+    assert [row["object_id"] for row in data["table"]] == ["patient-a", "patient-b", "patient-c"]
+    for row in data["table"]:
+        covered, total = row["tripartite_covered"]
+        assert total > 0 and 0 <= covered <= total
+        assert row["rag_top5_tokens"] > row["rag_top3_tokens"]
+    # Run twice: everything is already there, nothing is duplicated.
+    again = json.loads(invoke(["demo", "--json"], env).output)
+    assert again["table"] == data["table"] and again["ingested"] == 0
+    text = invoke(["demo"], env).output
+    assert "| object | Tripartite tokens |" in text

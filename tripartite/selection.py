@@ -50,6 +50,7 @@ def prompt_material(driver: neo4j.Driver, database: str, object_id: str) -> list
 def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float, beta: float) -> dict:
     """The prompt text and its JSON form: {object_id, alpha, beta, tokens, prompt, concepts}."""
     references: list[dict] = []
+    numbers: dict[str, int] = {}  # a chunk cited under several concepts keeps one number
     lines = [f"Question: {question}", "", f"Object {object_id}: what it says about each concept, and what the "
              "reference documents say about that concept (numbers in brackets point to the references).", ""]
     concepts = []
@@ -57,8 +58,10 @@ def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float, 
         lines.append(f"{n}. {row['name']}: {row['summary']}")
         evidence = []
         for item in row["evidence"]:
-            references.append(item)
-            ref = len(references)
+            if item["chunk_id"] not in numbers:
+                references.append(item)
+                numbers[item["chunk_id"]] = len(references)
+            ref = numbers[item["chunk_id"]]
             lines.append(f"   [{ref}] {item['text']}")
             evidence.append({"chunk_id": item["chunk_id"], "document": item["document"],
                              "section_path": item["section_path"] or [], "text": item["text"],
