@@ -9,13 +9,12 @@ a throwaway local Neo4j started in a temporary folder. Prints tables; asserts no
 """
 from __future__ import annotations
 
-import socket
-import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 
 from neo4j import GraphDatabase
+
+from throwaway import throwaway_server
 
 from tripartite import migrations, scripts
 from tripartite.analysis import Analyzer, _concept_lines, _render, dry_run_figures
@@ -36,22 +35,10 @@ from tripartite.tokens import count_tokens
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def main() -> None:
     settings = load_settings(env={})
-    home = Path(tempfile.mkdtemp(prefix="tripartite-bench-"))
-    from tripartite.server.local import LocalServer
-
-    server = LocalServer(replace(settings.server, home=home, bolt_port=free_port(), http_port=free_port()),
-                         settings.cache_dir)
-    uri = server.start().bolt_uri
     db = "neo4j"
-    try:
+    with throwaway_server(settings) as (uri, home):
         with GraphDatabase.driver(uri, auth=None, notifications_min_severity="OFF") as driver:
             migrations.migrate(driver, db, migrations_dir())
             counter = WordPieceCounter(settings.cache_dir)
@@ -97,8 +84,6 @@ def main() -> None:
             edges = scripts.query(driver, db, "analysis/concepts", ontology=None)
             counts, _, _ = driver.execute_query(
                 "RETURN COUNT { ()-[:MENTIONED_IN]->() } AS mentioned, COUNT { ()-[:CONCERNS]->() } AS concerns")
-    finally:
-        server.stop()
 
     print(f"\nPre-analysis on the shared corpus: {len(guidelines)} guidelines, {len(chunks)} chunks, "
           f"{len(edges)} concepts, {len(anamneses)} anamneses\n")

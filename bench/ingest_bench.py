@@ -10,15 +10,16 @@ corpus of at least --chunks chunks made by reshuffling their sentences.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
-import socket
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 
 from neo4j import GraphDatabase
+
+from throwaway import throwaway_server
 
 from tripartite import migrations
 from tripartite.config import load_settings
@@ -32,12 +33,6 @@ from tripartite.lexical.tokens import WordPieceCounter
 from tripartite.paths import migrations_dir
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "guidelines"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def generate_corpus(folder: Path, target_chunks: int, counter, seed: int = 7) -> None:
@@ -89,19 +84,10 @@ def main() -> None:
 
     settings = load_settings(env={})
     counter = WordPieceCounter(settings.cache_dir)
-    server = None
-    if args.uri:
-        uri = args.uri
-    else:
-        from tripartite.server.local import LocalServer
-
-        home = Path(tempfile.mkdtemp(prefix="tripartite-bench-"))
-        server = LocalServer(replace(settings.server, home=home, bolt_port=free_port(), http_port=free_port()),
-                             settings.cache_dir)
-        uri = server.start().bolt_uri
     database = "neo4j"
     rows = []
-    try:
+    given = contextlib.nullcontext((args.uri, None)) if args.uri else throwaway_server(settings)
+    with given as (uri, _):
         with GraphDatabase.driver(uri, auth=None, notifications_min_severity="OFF") as driver:
             with driver.session(database=database) as session:
                 session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
@@ -137,9 +123,6 @@ def main() -> None:
                 embedder.embed(sample)
                 rows.append((f"embed only, {len(sample)} generated chunks (mean {mean_tokens:.0f} word pieces)",
                              len(sample), time.perf_counter() - started))
-    finally:
-        if server:
-            server.stop()
 
     print(f"\nLexical-graph benchmark  (Neo4j at {uri if args.uri else 'a throwaway local server'}, "
           f"{__import__('os').cpu_count()} cores)\n")

@@ -9,15 +9,13 @@ Runs against a throwaway local Neo4j; prints a table; asserts nothing.
 from __future__ import annotations
 
 import argparse
-import socket
 import statistics
-import tempfile
 import time
-from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 from neo4j import GraphDatabase
+
+from throwaway import throwaway_server
 
 from tripartite import migrations
 from tripartite.config import load_settings
@@ -25,12 +23,6 @@ from tripartite.paths import migrations_dir
 from tripartite.selection import build_prompt, prompt_material, select
 
 DIMS = 384
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def unit(rng, n):
@@ -76,12 +68,6 @@ def main() -> None:
     args = parser.parse_args()
     rng = np.random.default_rng(11)
     settings = load_settings(env={})
-    from tripartite.server.local import LocalServer
-
-    home = Path(tempfile.mkdtemp(prefix="tripartite-bench-"))
-    server = LocalServer(replace(settings.server, home=home, bolt_port=free_port(), http_port=free_port()),
-                         settings.cache_dir)
-    uri = server.start().bolt_uri
     db = "neo4j"
     concepts = [f"k{i:02d}" for i in range(args.concepts)]
     chunks = [f"t{i:05d}" for i in range(args.chunks)]
@@ -91,8 +77,7 @@ def main() -> None:
     per_object = {o: sorted(rng.choice(concepts, args.per_object, replace=False).tolist()) for o in objects}
     concern_vec = {(o, c): v for o in objects for c, v in zip(per_object[o], unit(rng, args.per_object))}
     candidates = sum(len(mentions[c][0]) for o in objects for c in per_object[o])
-    rows = []
-    try:
+    with throwaway_server(settings) as (uri, _):
         with GraphDatabase.driver(uri, auth=None, notifications_min_severity="OFF") as driver:
             migrations.migrate(driver, db, migrations_dir())
             started = time.perf_counter()
@@ -162,8 +147,6 @@ def main() -> None:
                     picked.append([chunks_c[j] for j in np.nonzero(sel[i])[0]])
                 np_timings.append(time.perf_counter() - started)
             np_p50 = statistics.median(np_timings)
-    finally:
-        server.stop()
 
     print(f"\nSelection benchmark: {candidates:,} candidates ({args.objects} objects x {args.per_object} concepts x "
           f"{args.chunks_per_concept} chunks), 384-dim extracts; graph written in {setup:.1f} s\n")

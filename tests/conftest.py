@@ -164,3 +164,16 @@ def cli_env(target: Neo4jTarget, tmp_path: Path, **extra: str) -> dict[str, str]
         "TRIPARTITE_LLM_CACHE": str(tmp_path / "llm-cache.sqlite"),  # no answers shared between tests
         **extra,
     }
+
+
+@pytest.fixture
+def migrated_env(neo4j_db, tmp_path):
+    """CLI environment for an empty, migrated test database."""
+    from click.testing import CliRunner
+
+    from tripartite.cli import cli
+
+    env = cli_env(neo4j_db, tmp_path)
+    result = CliRunner().invoke(cli, ["migrate"], env=env)
+    assert result.exit_code == 0, result.output
+    return env

@@ -21,10 +21,8 @@ def invoke(args, env):
 
 
 @pytest.fixture
-def env(neo4j_db, tmp_path):
-    env = cli_env(neo4j_db, tmp_path)
-    assert invoke(["migrate"], env).exit_code == 0
-    return env
+def env(migrated_env):
+    return migrated_env
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import cli_env
 from tripartite.cli import cli
 from tripartite.ontology import OntologyError, available_plugins, parse_ontology, resolve
 from tripartite.paths import samples_dir
@@ -88,10 +87,8 @@ def invoke(args, env):
 
 
 @pytest.fixture
-def env(neo4j_db, tmp_path):
-    env = cli_env(neo4j_db, tmp_path)
-    assert invoke(["migrate"], env).exit_code == 0
-    return env
+def env(migrated_env):
+    return migrated_env
 
 
 def one(driver, query, **params):

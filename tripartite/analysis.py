@@ -9,7 +9,6 @@ every answer is cached the moment it arrives, so a killed run resumes without pa
 from __future__ import annotations
 
 import hashlib
-import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timezone

@@ -6,7 +6,6 @@ import logging
 import sys
 import time
 from dataclasses import replace
-from pathlib import Path
 
 import click
 
@@ -610,7 +609,6 @@ def rag_prompt_command(obj: Context, object_id: str, top_k: int | None, min_scor
 @pass_context
 def ask_command(obj: Context, object_id: str, question: str | None) -> None:
     """Send the object's Tripartite prompt to the configured LLM; print the answer and references."""
-    from tripartite.embeddings import MiniLMEmbedder
     from tripartite.llm.cache import AnswerCache
     from tripartite.llm.providers import ProviderError, RetryableError
     from tripartite.llm.runner import LLMRunner

@@ -28,7 +28,6 @@ from neo4j.exceptions import CypherSyntaxError, Neo4jError
 from tripartite.cypher_script import Statement, split_statements
 from tripartite.errors import MigrationError
 
-LABEL = "__TripartiteMigration"
 FILE_NAME = re.compile(r"^V(?P<version>\d+)__(?P<description>[A-Za-z0-9][A-Za-z0-9_\-]*)\.cypher$")
 DATABASE_DIRECTIVE = re.compile(r"^\s*//\s*@database:\s*(?P<name>[A-Za-z0-9._\-]+)\s*$", re.MULTILINE)
 SCHEMA_STATEMENT = re.compile(
@@ -38,18 +37,12 @@ SCHEMA_STATEMENT = re.compile(
 )
 LEADING_COMMENTS = re.compile(r"^(\s*(//[^\n]*\n|/\*.*?\*/))*\s*", re.DOTALL)
 
-BOOTSTRAP = (
-    f"CREATE CONSTRAINT tripartite_migration_version IF NOT EXISTS "
-    f"FOR (m:{LABEL}) REQUIRE m.version IS UNIQUE"
-)
-READ_APPLIED = (
-    f"MATCH (m:{LABEL}) RETURN m.version AS version, m.description AS description, "
-    "m.checksum AS checksum, toString(m.applied_at) AS applied_at ORDER BY m.version"
-)
-RECORD = (
-    f"CREATE (m:{LABEL} {{version: $version, description: $description, file: $file, "
-    "checksum: $checksum, applied_at: datetime(), duration_ms: $duration_ms, statements: $statements})"
-)
+BOOTSTRAP = ("CREATE CONSTRAINT tripartite_migration_version IF NOT EXISTS "
+             "FOR (m:__TripartiteMigration) REQUIRE m.version IS UNIQUE")
+READ_APPLIED = ("MATCH (m:__TripartiteMigration) RETURN m.version AS version, m.description AS description, "
+                "m.checksum AS checksum, toString(m.applied_at) AS applied_at ORDER BY m.version")
+RECORD = ("CREATE (m:__TripartiteMigration {version: $version, description: $description, file: $file, "
+          "checksum: $checksum, applied_at: datetime(), duration_ms: $duration_ms, statements: $statements})")
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 cypher/lexical/structure_edges.cypher, all of a batch of documents in one transaction."""
 from __future__ import annotations
 
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from typing import Sequence
 
 import neo4j

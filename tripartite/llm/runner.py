@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Callable, Iterable, Iterator
 
 from tripartite.llm.cache import AnswerCache, cache_key
-from tripartite.llm.providers import ExtractionTask, ProviderError, RetryableError, Usage
+from tripartite.llm.providers import ExtractionTask, ProviderError, RetryableError
 from tripartite.llm.schema import SCHEMA_TEXT, SCHEMA_VERSION, InvalidAnswer, parse_extracts
 from tripartite.tokens import count_tokens
 
