@@ -211,6 +211,11 @@ def test_openai_compatible_embeddings_over_http(driver, neo4j_db, tmp_path, corp
     dims = one(driver, "SHOW VECTOR INDEXES YIELD name, options WHERE name = 'chunk_embedding' "
                        "RETURN options.indexConfig.`vector.dimensions` AS d")["d"]
     assert dims == 64
+    # The pre-analysis compares concepts and chunks in MiniLM space whatever embedded the chunks.
+    assert invoke(["ontology", "load", "cardiology"], cli_env(neo4j_db, tmp_path)).exit_code == 0
+    planned = invoke(["analyze", "--dry-run", "--json"], cli_env(neo4j_db, tmp_path))
+    assert planned.exit_code == 0, planned.output
+    assert json.loads(planned.output)["chunk"]["calls"] > 0
     # Switching to the local model: the index size no longer fits, and the error says so.
     local = invoke(["embed"], cli_env(neo4j_db, tmp_path))
     assert local.exit_code == 1

@@ -152,8 +152,9 @@ class Analyzer:
 
     def _candidates(self, row: dict, missing: list[str]) -> list[str]:
         text = row["text"]
-        vector = np.asarray(row["embedding"], dtype=np.float32) if row["embedding"] is not None \
-            else self.embedder.embed([text])[0]
+        vector = np.asarray(row["embedding"] or [], dtype=np.float32)
+        if vector.shape != (self.embedder.dimensions,):  # not embedded, or by another model (OpenAI)
+            vector = self.embedder.embed([text])[0]
         similarity = self._gloss_vectors(missing) @ vector
         return [cid for cid, sim in zip(missing, similarity)
                 if sim >= PREFILTER_SIMILARITY or synonym_pattern(self.concepts[cid]).search(text)]
