@@ -23,13 +23,15 @@ def test_migrate_status_then_apply_then_nothing(neo4j_db, tmp_path):
 
     applied = invoke(["migrate"], env)
     assert applied.exit_code == 0, applied.output
-    assert applied.output.count("applied V") == len(states)
+    # V005 needs APOC Extended; a server without it skips that one (and says so).
+    assert applied.output.count("applied V") + applied.output.count("skipped V") == len(states)
 
     again = invoke(["migrate"], env)
     assert again.exit_code == 0 and "up to date" in again.output
 
     after = invoke(["migrate", "--status"], env)
-    assert after.output.count(" applied ") == len(states) and "pending" not in after.output
+    assert after.output.count(" applied ") + after.output.count(" optional ") == len(states)
+    assert "pending" not in after.output
 
 
 def test_doctor_passes_on_a_migrated_database(neo4j_db, tmp_path):

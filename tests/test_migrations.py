@@ -160,3 +160,29 @@ def test_project_migrations_create_the_graph_schema(driver, neo4j_db):
     for label in ("Document", "Section", "Chunk", "Ontology", "ConceptClass", "Concept", "Object", "Evidence"):
         assert (label, "id") in unique
     assert run(driver, migrations_dir(), neo4j_db.database) == []
+
+
+def test_migration_needing_a_missing_procedure_is_skipped_and_retried(driver, neo4j_db, tmp_path):
+    write(tmp_path, "V001__base.cypher", "CREATE (:Thing {id: 1});")
+    write(tmp_path, "V002__optional.cypher", "// @requires: no.such.procedure\nCALL no.such.procedure();")
+    write(tmp_path, "V003__later.cypher", "CREATE (:Thing {id: 3});")
+    skipped = []
+    applied = [m.name for m in migrations.migrate(driver, neo4j_db.database, tmp_path,
+                                                  on_skipped=lambda m, missing: skipped.append((m.name, missing)))]
+    assert applied == ["V001__base.cypher", "V003__later.cypher"]
+    assert skipped == [("V002__optional.cypher", ["no.such.procedure"])]
+    states = {s.version: s.state for s in migrations.status(driver, neo4j_db.database, tmp_path)}
+    assert states == {1: "applied", 2: "optional", 3: "applied"}
+    assert run(driver, tmp_path, neo4j_db.database) == []  # still skipped; no out-of-order error
+
+
+def test_included_script_is_passed_and_checksummed(driver, neo4j_db, tmp_path):
+    from tripartite.cypher_script import read_script
+    from tripartite.paths import cypher_dir
+
+    path = write(tmp_path, "V001__inc.cypher", "// @include: q = lexical/document_state\nCREATE (:Inc {q: $q, db: $database});")
+    run(driver, tmp_path, neo4j_db.database)
+    stored = scalar(driver, "MATCH (i:Inc) RETURN i {.q, .db} AS i", neo4j_db.database)
+    assert stored == {"q": read_script(cypher_dir() / "lexical/document_state.cypher")[0].text, "db": neo4j_db.database}
+    recorded = scalar(driver, "MATCH (m:__TripartiteMigration) RETURN m.checksum AS c", neo4j_db.database)
+    assert recorded != migrations.checksum(path.read_text())  # the included text is part of it

@@ -176,7 +176,13 @@ def migrate_command(obj: Context, show_status: bool, as_json: bool) -> None:
             if not as_json:
                 click.echo(f"applied {migration.name} ({len(migration.statements)} statements, {seconds * 1000:.0f} ms)")
 
-        applied = migrations.migrate(driver, settings.neo4j_database, settings.migrations_dir, on_applied=report)
+        def skipped(migration, missing: list[str]) -> None:
+            if not as_json:
+                click.echo(f"skipped {migration.name}: the server lacks {', '.join(missing)} "
+                           "(APOC Extended); it is applied once they are installed")
+
+        applied = migrations.migrate(driver, settings.neo4j_database, settings.migrations_dir, on_applied=report,
+                                     on_skipped=skipped)
         if as_json:
             emit_json({"applied": [m.name for m in applied]})
         elif not applied:

@@ -30,6 +30,9 @@ from tripartite.errors import MigrationError
 
 FILE_NAME = re.compile(r"^V(?P<version>\d+)__(?P<description>[A-Za-z0-9][A-Za-z0-9_\-]*)\.cypher$")
 DATABASE_DIRECTIVE = re.compile(r"^\s*//\s*@database:\s*(?P<name>[A-Za-z0-9._\-]+)\s*$", re.MULTILINE)
+REQUIRES_DIRECTIVE = re.compile(r"^\s*//\s*@requires:\s*(?P<procedure>[A-Za-z0-9._]+)\s*$", re.MULTILINE)
+INCLUDE_DIRECTIVE = re.compile(r"^\s*//\s*@include:\s*(?P<param>[A-Za-z_]\w*)\s*=\s*(?P<script>[\w/\-.]+)\s*$",
+                               re.MULTILINE)
 SCHEMA_STATEMENT = re.compile(
     r"^(CREATE|DROP)\s+(OR\s+REPLACE\s+)?"
     r"((RANGE|TEXT|POINT|LOOKUP|FULLTEXT|VECTOR|BTREE)\s+)?(INDEX|CONSTRAINT)\b",
@@ -53,6 +56,8 @@ class MigrationFile:
     checksum: str
     statements: tuple[Statement, ...]
     database: str | None  # from the @database directive; None means the configured one
+    requires: tuple[str, ...] = ()       # procedures it needs; without them it is skipped, not failed
+    params: tuple[tuple[str, str], ...] = ()  # @include'd scripts, passed as parameters
 
     @property
     def name(self) -> str:
@@ -102,14 +107,39 @@ def discover(folder: Path) -> list[MigrationFile]:
         if not statements:
             raise MigrationError(f"{path}: holds no Cypher statement; add one or delete the file")
         directive = DATABASE_DIRECTIVE.search(source)
-        migration = MigrationFile(version, match["description"], path, checksum(source), statements,
-                                  directive["name"] if directive else None)
+        params = tuple((m["param"], _included(path, m["script"])) for m in INCLUDE_DIRECTIVE.finditer(source))
+        # An included script is part of the migration: editing it counts as editing the migration.
+        digest = checksum(source + "".join(text for _, text in params))
+        migration = MigrationFile(version, match["description"], path, digest, statements,
+                                  directive["name"] if directive else None,
+                                  tuple(m["procedure"] for m in REQUIRES_DIRECTIVE.finditer(source)), params)
         kinds = {is_schema_statement(s.text) for s in statements}
         if len(kinds) > 1:
             raise MigrationError(f"{path}: mixes schema statements (constraints, indexes) with data statements, which Neo4j "
                                  "cannot run in one transaction; split it into two migrations")
         found[version] = migration
     return [found[v] for v in sorted(found)]
+
+
+def _included(migration: Path, script: str) -> str:
+    """The one statement of cypher/<script>.cypher, for `// @include: param = script`."""
+    from tripartite.cypher_script import read_script
+    from tripartite.paths import cypher_dir
+
+    statements = read_script(cypher_dir() / f"{script}.cypher")
+    if len(statements) != 1:
+        raise MigrationError(f"{migration}: @include {script} must name a script of exactly one statement "
+                             f"(it has {len(statements)})")
+    return statements[0].text
+
+
+def _missing_procedures(driver: neo4j.Driver, migration: MigrationFile) -> list[str]:
+    if not migration.requires:
+        return []
+    records, _, _ = driver.execute_query("SHOW PROCEDURES YIELD name WHERE name IN $names RETURN collect(name) AS n",
+                                         names=list(migration.requires), database_="system", routing_="r")
+    present = set(records[0]["n"])
+    return [p for p in migration.requires if p not in present]
 
 
 def _applied(driver: neo4j.Driver, database: str) -> dict[int, dict]:
@@ -124,7 +154,8 @@ def status(driver: neo4j.Driver, database: str, folder: Path) -> list[MigrationS
     for version in sorted(set(files) | set(applied)):
         file, row = files.get(version), applied.get(version)
         if row is None:
-            states.append(MigrationState(version, file.description, "pending", file=file.name))
+            state = "optional" if file.requires and _missing_procedures(driver, file) else "pending"
+            states.append(MigrationState(version, file.description, state, file=file.name))
         elif file is None:
             states.append(MigrationState(version, row["description"], "missing", row["applied_at"]))
         else:
@@ -146,17 +177,17 @@ def _check_history(files: list[MigrationFile], applied: dict[int, dict], folder:
                                  f"{file.checksum[:12]} on disk); revert the edit and put the change in a new migration")
     pending = [m for m in files if m.version not in applied]
     newest = max(applied, default=0)
-    late = [m for m in pending if m.version < newest]
+    late = [m for m in pending if m.version < newest and not m.requires]  # optional ones may come late
     if late:
         raise MigrationError(f"{late[0].path}: version {late[0].version} is older than the newest applied migration "
                              f"V{newest:03d}; renumber it above {newest}")
     return pending
 
 
-def _validate(session: neo4j.Session, migration: MigrationFile) -> None:
+def _validate(session: neo4j.Session, migration: MigrationFile, params: dict) -> None:
     for statement in migration.statements:
         try:
-            session.run("EXPLAIN " + statement.text).consume()
+            session.run("EXPLAIN " + statement.text, params).consume()
         except CypherSyntaxError as exc:
             raise MigrationError(f"{migration.path}:{statement.line}: Cypher syntax error: {_message(exc)}; "
                                  "fix the statement (nothing was applied)") from None
@@ -170,14 +201,15 @@ def _apply_one(driver: neo4j.Driver, database: str, migration: MigrationFile) ->
     record = {"version": migration.version, "description": migration.description, "file": migration.name,
               "checksum": migration.checksum, "statements": len(migration.statements)}
     started = time.perf_counter()
+    params = {"database": database, **dict(migration.params)}
     with driver.session(database=target) as session:
-        _validate(session, migration)
+        _validate(session, migration, params)
         tx = session.begin_transaction()
         line = migration.statements[0].line
         try:
             for statement in migration.statements:
                 line = statement.line
-                tx.run(statement.text).consume()
+                tx.run(statement.text, params).consume()
             if not migration.is_schema and target == database:
                 tx.run(RECORD, duration_ms=round((time.perf_counter() - started) * 1000), **record).consume()
             tx.commit()
@@ -194,16 +226,25 @@ def _apply_one(driver: neo4j.Driver, database: str, migration: MigrationFile) ->
 
 
 def migrate(driver: neo4j.Driver, database: str, folder: Path,
-            on_applied: Callable[[MigrationFile, float], None] | None = None) -> list[MigrationFile]:
-    """Apply every pending migration in order; return the ones applied."""
+            on_applied: Callable[[MigrationFile, float], None] | None = None,
+            on_skipped: Callable[[MigrationFile, list[str]], None] | None = None) -> list[MigrationFile]:
+    """Apply every pending migration in order; return the ones applied. A migration whose
+    required procedures the server lacks is skipped (and tried again next time)."""
     files = discover(folder)
     driver.execute_query(BOOTSTRAP, database_=database)
     pending = _check_history(files, _applied(driver, database), folder)
+    applied = []
     for migration in pending:
+        missing = _missing_procedures(driver, migration)
+        if missing:
+            if on_skipped:
+                on_skipped(migration, missing)
+            continue
         elapsed = _apply_one(driver, database, migration)
+        applied.append(migration)
         if on_applied:
             on_applied(migration, elapsed)
-    return pending
+    return applied
 
 
 def _message(exc: Neo4jError) -> str:

@@ -1,0 +1,19 @@
+// Browser-callable procedures (APOC Extended's apoc.custom), running the same files as the
+// CLI: `CALL custom.tripartite.prompt('patient-b')` and `CALL custom.tripartite.trace($id)`.
+// Skipped, and tried again on the next migrate, where APOC Extended is not installed.
+// The selection itself commits in small transactions, which a procedure cannot do; run its
+// scripts in the Browser with :auto (see the README).
+// @database: system
+// @requires: apoc.custom.installProcedure
+// @include: prompt_query = selection/4_prompt
+// @include: trace_query = lexical/trace_chunk
+
+CALL apoc.custom.installProcedure(
+  'tripartite.prompt(object_id :: STRING) :: (object_id :: STRING, kind :: STRING, concept_id :: STRING, name :: STRING, summary :: STRING, evidence :: LIST OF MAP)',
+  $prompt_query, $database, 'read',
+  'The prompt material of one object: its concepts with the selected evidence (cypher/selection/4_prompt.cypher).');
+
+CALL apoc.custom.installProcedure(
+  'tripartite.trace(chunk_id :: STRING) :: (document_id :: STRING, document :: STRING, source :: STRING, sections :: LIST OF MAP, chunk_id :: STRING, index :: INTEGER, tokens :: INTEGER, text :: STRING)',
+  $trace_query, $database, 'read',
+  'The upward path of a chunk to its document (cypher/lexical/trace_chunk.cypher).');

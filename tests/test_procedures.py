@@ -1,0 +1,37 @@
+"""Browser-callable procedures (APOC Extended's apoc.custom) run the same Cypher files as the CLI."""
+import time
+
+import pytest
+
+from test_selection import clear, write_graph
+from tripartite import migrations, scripts
+from tripartite.paths import migrations_dir
+from tripartite.selection import select
+
+pytestmark = pytest.mark.neo4j
+
+
+def test_prompt_procedure_equals_the_cli_script(driver, neo4j_db):
+    records, _, _ = driver.execute_query(
+        "SHOW PROCEDURES YIELD name WHERE name = 'apoc.custom.installProcedure' RETURN count(*) AS n",
+        database_="system")
+    if not records[0]["n"]:
+        pytest.skip("this Neo4j has no APOC Extended (apoc.custom)")
+    migrations.migrate(driver, neo4j_db.database, migrations_dir())
+    clear(driver)
+    write_graph(driver, {("o0", "c0"): [1, 0, 0], ("o0", "c1"): [0, 1, 0]},
+                {("c0", "t0"): [1, 0, 0], ("c0", "t1"): [0, 1, 0], ("c1", "t1"): [0, 1, 0]})
+    select(driver, neo4j_db.database, 0.6, 0.2)
+    expected = scripts.query(driver, neo4j_db.database, "selection/4_prompt", object_id="o0")
+    deadline = time.monotonic() + 90  # apoc.custom registers procedures on its refresh interval
+    while True:
+        try:
+            got, _, _ = driver.execute_query("CALL custom.tripartite.prompt($id)", id="o0",
+                                             database_=neo4j_db.database)
+            break
+        except Exception:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+    assert [r.data() for r in got] == expected
+    assert [c["concept_id"] for c in expected] == ["c0", "c1"]
