@@ -9,6 +9,7 @@ every answer is cached the moment it arrives, so a killed run resumes without pa
 from __future__ import annotations
 
 import hashlib
+import json
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -164,7 +165,13 @@ class Analyzer:
         errors: list[str] = []
         pending: dict[str, list[dict]] = {"chunk": [], "object": []}
         provider = self.runner.provider
-        versions = {}
+        versions: dict[tuple[str, str], str] = {}  # (ontology, stage) -> version of its template
+
+        def version_of(task: ExtractionTask) -> str:
+            key = (self.ontology_of[task.concepts[0].id], task.stage)
+            if key not in versions:
+                versions[key] = prompt_version(self._template(*key))
+            return versions[key]
 
         def flush(stage: str) -> None:
             rows = pending[stage]
@@ -176,20 +183,19 @@ class Analyzer:
                     e["embedding"] = vector.tolist()
             name = "analysis/write_chunk_extracts" if stage == "chunk" else "analysis/write_object_extracts"
             scripts.write(self.driver, self.database, name, rows=rows, provider=provider.name, model=provider.model,
-                          prompt_version=versions.get(stage, SCHEMA_VERSION), embedding_model=self.embedder.name)
+                          embedding_model=self.embedder.name)
             pending[stage] = []
 
         empty = [t for t in plan.chunk_tasks if not t.concepts]
         real = [t for t in plan.chunk_tasks + plan.object_tasks if t.concepts]
         for task in empty:  # every candidate was filtered out: recorded without a call
             pending["chunk"].append({"item_id": task.item_id, "analysed": plan.skipped.get(task.item_id, []),
-                                     "extracts": []})
+                                     "extracts": [], "prompt_version": SCHEMA_VERSION})
             on_done(1)
         flush("chunk")
         skipped_written: set[str] = set()
         for outcome in self.runner.run(real):
             task = outcome.task
-            versions[task.stage] = prompt_version(self._template(self.ontology_of[task.concepts[0].id], task.stage))
             on_done(1)
             if outcome.error:
                 errors.append(outcome.error)
@@ -199,7 +205,8 @@ class Analyzer:
                 analysed += plan.skipped.get(task.item_id, [])
                 skipped_written.add(task.item_id)
             extracts = [{"concept_id": cid, "summary": text} for cid, text in outcome.extracts.items() if text]
-            pending[task.stage].append({"item_id": task.item_id, "analysed": analysed, "extracts": extracts})
+            pending[task.stage].append({"item_id": task.item_id, "analysed": analysed, "extracts": extracts,
+                                        "prompt_version": version_of(task)})
             if len(pending[task.stage]) >= WRITE_EVERY:
                 flush(task.stage)
         flush("chunk")
@@ -210,8 +217,6 @@ class Analyzer:
         stages = self.runner.accounting.as_dict()
         totals = {key: sum(s[key] for s in stages.values())
                   for key in ("calls", "prompt_tokens", "completion_tokens", "cache_hits", "failures")}
-        import json
-
         run = {"id": uuid.uuid4().hex, "started_at": datetime.fromtimestamp(started, timezone.utc).isoformat(),
                "provider": self.runner.provider.name, "model": self.runner.provider.model,
                "stages": json.dumps(stages), **totals}

@@ -34,6 +34,17 @@ def emit_json(data) -> None:
     click.echo(json.dumps(data, indent=2, default=str))
 
 
+def print_rows(rows: list[dict], as_json: bool, empty: str, line) -> None:
+    """A listing: JSON for scripts, else one formatted line per row, or a hint when empty."""
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        click.echo(empty)
+    for row in rows:
+        click.echo(line(row))
+
+
 def say(message: str) -> None:
     click.echo(message, err=True)
 
@@ -278,14 +289,9 @@ def documents_list(obj: Context, as_json: bool) -> None:
 
     with connect(obj.settings) as driver:
         rows = list_documents(driver, obj.settings.neo4j_database)
-    if as_json:
-        emit_json(rows)
-        return
-    if not rows:
-        click.echo("no documents; add some with `tripartite ingest PATH`")
-    for row in rows:
-        click.echo(f"{row['id']:<32} {row['format']:<8} {row['sections']:>4} sections {row['chunks']:>6} chunks "
-                   f"{row['embedded']:>6} embedded  {row['path']}")
+    print_rows(rows, as_json, "no documents; add some with `tripartite ingest PATH`",
+               lambda row: f"{row['id']:<32} {row['format']:<8} {row['sections']:>4} sections {row['chunks']:>6} chunks "
+                           f"{row['embedded']:>6} embedded  {row['path']}")
 
 
 @documents.command("remove")
@@ -364,14 +370,9 @@ def ontology_list(obj: Context, as_json: bool) -> None:
 
     with connect(obj.settings) as driver:
         rows = list_ontologies(driver, obj.settings.neo4j_database)
-    if as_json:
-        emit_json(rows)
-        return
-    if not rows:
-        click.echo("no ontology loaded; try `tripartite ontology load cardiology`")
-    for row in rows:
-        click.echo(f"{row['id']:<28} v{row['version']:<4} {row['classes']:>3} classes {row['concepts']:>4} concepts  "
-                   f"{row['source']}")
+    print_rows(rows, as_json, "no ontology loaded; try `tripartite ontology load cardiology`",
+               lambda row: f"{row['id']:<28} v{row['version']:<4} {row['classes']:>3} classes "
+                           f"{row['concepts']:>4} concepts  {row['source']}")
 
 
 @ontology.command("plugins")
@@ -428,13 +429,9 @@ def objects_list(obj: Context, kind: str | None, as_json: bool) -> None:
 
     with connect(obj.settings) as driver:
         rows = list_objects(driver, obj.settings.neo4j_database, kind)
-    if as_json:
-        emit_json(rows)
-        return
-    if not rows:
-        click.echo("no objects; add some with `tripartite objects add PATH --kind KIND`")
-    for row in rows:
-        click.echo(f"{row['id']:<32} {row['kind']:<14} {row['characters']:>7} chars {row['concepts']:>3} concepts")
+    print_rows(rows, as_json, "no objects; add some with `tripartite objects add PATH --kind KIND`",
+               lambda row: f"{row['id']:<32} {row['kind']:<14} {row['characters']:>7} chars "
+                           f"{row['concepts']:>3} concepts")
 
 
 # ---- pre-analysis ------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import neo4j
 from tripartite import scripts
 from tripartite.lexical.markdown import first_heading
 from tripartite.lexical.model import slugify
-from tripartite.lexical.readers import IngestError, _decode
+from tripartite.lexical.readers import IngestError, decode_text
 
 SUPPORTED = {".md", ".markdown", ".txt", ".text"}
 MAX_BYTES = 5 * 1024 * 1024
@@ -40,7 +40,7 @@ def read_object(path: Path, kind: str) -> ObjectRecord:
     if len(data) > MAX_BYTES:
         raise IngestError(f"{path}: {len(data) / 1e6:.1f} MB is too large for one object (limit 5 MB); "
                           "an object is one case, such as one anamnesis")
-    text = _decode(path, data).strip()
+    text = decode_text(path, data).strip()
     if not text:
         raise IngestError(f"{path}: empty object; nothing to add")
     return ObjectRecord(slugify(path.stem), kind, first_heading(text) or path.stem, text, str(path.resolve()),

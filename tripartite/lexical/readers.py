@@ -77,7 +77,7 @@ def document_ids(files: list[Path]) -> dict[Path, str]:
     return ids
 
 
-def _decode(path: Path, data: bytes) -> str:
+def decode_text(path: Path, data: bytes) -> str:
     if b"\x00" in data[:8192]:
         raise IngestError(f"{path}: binary file, not text; convert it to Markdown, text or PDF")
     try:
@@ -108,7 +108,7 @@ def read_document(path: Path, document_id: str, max_bytes: int = DEFAULT_MAX_BYT
         title, sections = pdf_sections(path, data)
         fmt = "pdf"
     else:
-        text = _decode(path, data)
+        text = decode_text(path, data)
         if suffix in MARKDOWN:
             title = first_heading(text) or path.stem
             sections = markdown_sections(text, title)
