@@ -155,10 +155,13 @@ def test_project_migrations_create_the_graph_schema(driver, neo4j_db):
     assert applied and applied[0].startswith("V001__")
     records, _, _ = driver.execute_query(
         "SHOW CONSTRAINTS YIELD labelsOrTypes, properties, type WHERE type = 'UNIQUENESS' "
-        "RETURN labelsOrTypes[0] AS label, properties[0] AS property", database_=neo4j_db.database)
-    unique = {(r["label"], r["property"]) for r in records}
-    for label in ("Document", "Section", "Chunk", "Ontology", "ConceptClass", "Concept", "Object", "Evidence"):
-        assert (label, "id") in unique
+        "RETURN labelsOrTypes[0] AS label, properties AS properties", database_=neo4j_db.database)
+    unique = {(r["label"], tuple(r["properties"])) for r in records}
+    for label in ("Document", "Section", "Chunk", "Ontology", "ConceptClass", "Concept", "Object"):
+        assert (label, ("id",)) in unique
+    # A candidate (object, concept, chunk) has one Evidence node; a concept one distribution.
+    assert ("Evidence", ("object_id", "chunk_id", "concept_id")) in unique
+    assert ("ScoreDistribution", ("concept_id",)) in unique
     assert run(driver, migrations_dir(), neo4j_db.database) == []
 
 
@@ -186,3 +189,27 @@ def test_included_script_is_passed_and_checksummed(driver, neo4j_db, tmp_path):
     assert stored == {"q": read_script(cypher_dir() / "lexical/document_state.cypher")[0].text, "db": neo4j_db.database}
     recorded = scalar(driver, "MATCH (m:__TripartiteMigration) RETURN m.checksum AS c", neo4j_db.database)
     assert recorded != migrations.checksum(path.read_text())  # the included text is part of it
+
+
+def test_repeatable_migration_reruns_when_its_include_changes(driver, neo4j_db, tmp_path, monkeypatch):
+    from tripartite import paths
+
+    scripts = tmp_path / "cypher"
+    (scripts / "q").mkdir(parents=True)
+    (scripts / "q" / "body.cypher").write_text("RETURN 1 AS one;")
+    monkeypatch.setattr(paths, "cypher_dir", lambda: scripts)
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    write(folder, "V001__base.cypher", "CREATE (:Thing {id: 1});")
+    write(folder, "R__define.cypher", "// @include: body = q/body\nMERGE (d:Definition) SET d.body = $body;")
+    assert run(driver, folder, neo4j_db.database) == ["V001__base.cypher", "R__define.cypher"]
+    assert run(driver, folder, neo4j_db.database) == []  # unchanged: nothing runs
+    states = {s.label: s.state for s in migrations.status(driver, neo4j_db.database, folder)}
+    assert states == {"V001": "applied", "R": "applied"}
+
+    (scripts / "q" / "body.cypher").write_text("RETURN 2 AS two;")  # the included script evolves
+    assert {s.label: s.state for s in migrations.status(driver, neo4j_db.database, folder)}["R"] == "outdated"
+    assert run(driver, folder, neo4j_db.database) == ["R__define.cypher"]  # re-run, not drift
+    assert scalar(driver, "MATCH (d:Definition) RETURN d.body", neo4j_db.database) == "RETURN 2 AS two"
+    assert scalar(driver, "MATCH (m:__TripartiteMigration {file: 'R__define.cypher'}) RETURN count(m)",
+                  neo4j_db.database) == 1

@@ -20,7 +20,7 @@ from conftest import cli_env, wipe
 from tripartite import migrations
 from tripartite.cli import cli
 from tripartite.paths import migrations_dir
-from tripartite.selection import select
+from tripartite.selection import candidates, select
 
 pytestmark = pytest.mark.neo4j
 
@@ -70,14 +70,18 @@ def write_graph(driver, concerns: dict, mentions: dict) -> None:
 
 
 def stored(driver) -> dict:
-    records, _, _ = driver.execute_query(
-        "MATCH (e:Evidence) RETURN e.object_id AS o, e.concept_id AS c, e.chunk_id AS t, e.w AS w, e.p AS p, "
-        "e.reason AS reason, e.selected AS selected")
+    """What Cypher computed: w on the Evidence nodes, p from the concept's distribution."""
     out = {}
-    for r in records:
+    for r in candidates(driver, "neo4j"):
         assert r["selected"] == (r["reason"] is not None)
-        out[(r["o"], r["c"], r["t"])] = (r["w"], r["p"], r["reason"])
+        out[(r["object_id"], r["concept_id"], r["chunk_id"])] = (r["w"], r["p"], r["reason"])
+    assert len(out) == count(driver, "MATCH (e:Evidence) RETURN count(e)")  # each has a distribution
     return out
+
+
+def count(driver, query: str) -> int:
+    records, _, _ = driver.execute_query(query)
+    return records[0][0]
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +94,8 @@ def selection_db(neo4j_target):
 
 
 def clear(driver):
-    driver.execute_query("MATCH (n) WHERE n:Object OR n:Concept OR n:Chunk OR n:Evidence DETACH DELETE n")
+    driver.execute_query("MATCH (n) WHERE n:Object OR n:Concept OR n:Chunk OR n:Evidence OR n:ScoreDistribution "
+                         "DETACH DELETE n")
 
 
 vectors = st.lists(st.integers(-1, 1), min_size=3, max_size=3).filter(lambda v: any(v))
@@ -116,6 +121,23 @@ def test_cypher_selection_equals_numpy(selection_db, graph):
     write_graph(selection_db, concerns, mentions)
     select(selection_db, "neo4j", alpha, beta)
     assert stored(selection_db) == reference(concerns, mentions, alpha, beta)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(graph=tripartite_graphs(), new=st.lists(vectors, min_size=1, max_size=3),
+       params=st.sampled_from([(0.9, 0.5), (0.5, 0.2), (0.3, 0.7)]))
+def test_incremental_add_equals_full_recompute_on_random_graphs(selection_db, graph, new, params):
+    # A full run, then one new object scored on its own, with alpha and beta that may differ
+    # from the first run's: the stored result must be the reference on the whole graph.
+    concerns, mentions, alpha, beta = graph
+    clear(selection_db)
+    write_graph(selection_db, concerns, mentions)
+    select(selection_db, "neo4j", alpha, beta)
+    concepts = sorted({c for _, c in concerns} | {c for c, _ in mentions})
+    added = {("o_new", c): v for c, v in zip(concepts, new)}
+    write_graph(selection_db, added, {})
+    select(selection_db, "neo4j", *params, object_ids=["o_new"])
+    assert stored(selection_db) == reference({**concerns, **added}, mentions, *params)
 
 
 @pytest.mark.parametrize("case", ["single", "all_equal", "alpha_zero", "alpha_one", "beta_above_alpha"])
@@ -186,6 +208,20 @@ def test_incremental_update_redoes_the_blanket_across_concepts(selection_db):
     after = stored(selection_db)
     assert after == reference({**concerns, **new}, mentions, 0.8, 0.3)
     assert after[("o0", "c0", "t0")][2] is None and after[("o0", "c1", "t0")][2] is None
+
+
+def test_rescored_object_that_lost_a_concept_updates_that_concept(selection_db):
+    clear(selection_db)
+    concerns = {("o0", "c0"): [1, 0, 0], ("o0", "c1"): [0, 1, 0], ("o1", "c1"): [1, 1, 0]}
+    mentions = {("c0", "t0"): [1, 0, 0], ("c1", "t0"): [0, 1, 1], ("c1", "t1"): [1, 0, 0]}
+    write_graph(selection_db, concerns, mentions)
+    select(selection_db, "neo4j", 0.5, 0.2)
+    # o0 is analysed again and no longer concerns c1: its c1 candidates go, and c1's
+    # distribution (which o1 shares) is rebuilt without them.
+    selection_db.execute_query("MATCH (:Object {id: 'o0'})-[r:CONCERNS]->(:Concept {id: 'c1'}) DELETE r")
+    select(selection_db, "neo4j", 0.5, 0.2, object_ids=["o0"])
+    del concerns[("o0", "c1")]
+    assert stored(selection_db) == reference(concerns, mentions, 0.5, 0.2)
 
 
 def test_prompt_json_shape(selection_db, neo4j_target, tmp_path):

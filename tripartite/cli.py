@@ -168,19 +168,19 @@ def server_logs(obj: Context, lines: int, follow: bool) -> None:
 @click.option("--json", "as_json", is_flag=True)
 @pass_context
 def migrate_command(obj: Context, show_status: bool, as_json: bool) -> None:
-    """Apply cypher/migrations/V<NNN>__<description>.cypher in version order."""
+    """Apply cypher/migrations/V<NNN>__<description>.cypher in version order, then changed R__ ones."""
     settings = obj.settings
     with connect(settings) as driver:
         if show_status:
             states = migrations.status(driver, settings.neo4j_database, settings.migrations_dir)
             if as_json:
-                emit_json([vars(s) for s in states])
+                emit_json([{**vars(s), "label": s.label} for s in states])
                 return
             if not states:
                 click.echo(f"no migrations in {settings.migrations_dir}")
             for s in states:
                 when = f"  {s.applied_at}" if s.applied_at else ""
-                click.echo(f"V{s.version:03d}  {s.state:<8} {s.description}{when}")
+                click.echo(f"{s.label:<4}  {s.state:<8} {s.description}{when}")
             return
 
         def report(migration, seconds: float) -> None:
@@ -554,17 +554,14 @@ def select_command(obj: Context, alpha: float, beta: float, object_ids: tuple[st
 @pass_context
 def prompt_command(obj: Context, object_id: str, question: str | None, fmt: str) -> None:
     """The prompt for one object: its concepts, each with the selected evidence and references."""
-    from tripartite.selection import DEFAULT_QUESTION, build_prompt, prompt_material
+    from tripartite.selection import DEFAULT_QUESTION, build_prompt, parameters, prompt_material
 
     with connect(obj.settings) as driver:
         rows = prompt_material(driver, obj.settings.neo4j_database, object_id)
-        records, _, _ = driver.execute_query(
-            "MATCH (e:Evidence {object_id: $id}) RETURN e.alpha AS alpha, e.beta AS beta LIMIT 1",
-            id=object_id, database_=obj.settings.neo4j_database)
+        alpha, beta = parameters(driver, obj.settings.neo4j_database)
     if not rows:
         raise click.ClickException(f"object {object_id!r} has no analysed concepts; run `tripartite analyze` "
                                    "and `tripartite select` first (see `tripartite objects list`)")
-    alpha, beta = (records[0]["alpha"], records[0]["beta"]) if records else (None, None)
     result = build_prompt(object_id, rows, question or DEFAULT_QUESTION, alpha, beta)
     if fmt == "json":
         emit_json(result)

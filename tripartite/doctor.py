@@ -53,7 +53,7 @@ def _migrations_check(driver, settings: Settings) -> Check:
     bad = [s for s in states if s.state not in ("applied", "optional")]
     if not bad:
         return Check("migrations current", True, f"{len(states)} applied")
-    summary = ", ".join(f"V{s.version:03d} {s.state}" for s in bad)
+    summary = ", ".join(f"{s.label} {s.state}" for s in bad)
     return Check("migrations current", False, f"{summary}; run `tripartite migrate`")
 
 

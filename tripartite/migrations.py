@@ -12,6 +12,10 @@ which is why schema statements should say IF NOT EXISTS.
 
 A file may start with the directive `// @database: system` to run against another
 database (APOC's custom procedures are installed through the system database).
+
+Repeatable migrations, R__<description>.cypher, hold definitions that follow the code (the
+Browser procedures, whose bodies are @include'd scripts): they run after the versioned ones
+whenever their checksum differs from the one recorded, and their edits are never drift.
 """
 from __future__ import annotations
 
@@ -28,7 +32,7 @@ from neo4j.exceptions import CypherSyntaxError, Neo4jError
 from tripartite.cypher_script import Statement, split_statements
 from tripartite.errors import MigrationError
 
-FILE_NAME = re.compile(r"^V(?P<version>\d+)__(?P<description>[A-Za-z0-9][A-Za-z0-9_\-]*)\.cypher$")
+FILE_NAME = re.compile(r"^(V(?P<version>\d+)|R)__(?P<description>[A-Za-z0-9][A-Za-z0-9_\-]*)\.cypher$")
 DATABASE_DIRECTIVE = re.compile(r"^\s*//\s*@database:\s*(?P<name>[A-Za-z0-9._\-]+)\s*$", re.MULTILINE)
 REQUIRES_DIRECTIVE = re.compile(r"^\s*//\s*@requires:\s*(?P<procedure>[A-Za-z0-9._]+)\s*$", re.MULTILINE)
 INCLUDE_DIRECTIVE = re.compile(r"^\s*//\s*@include:\s*(?P<param>[A-Za-z_]\w*)\s*=\s*(?P<script>[\w/\-.]+)\s*$",
@@ -42,15 +46,21 @@ LEADING_COMMENTS = re.compile(r"^(\s*(//[^\n]*\n|/\*.*?\*/))*\s*", re.DOTALL)
 
 BOOTSTRAP = ("CREATE CONSTRAINT tripartite_migration_version IF NOT EXISTS "
              "FOR (m:__TripartiteMigration) REQUIRE m.version IS UNIQUE")
-READ_APPLIED = ("MATCH (m:__TripartiteMigration) RETURN m.version AS version, m.description AS description, "
-                "m.checksum AS checksum, toString(m.applied_at) AS applied_at ORDER BY m.version")
+READ_APPLIED = ("MATCH (m:__TripartiteMigration) WHERE m.version IS NOT NULL RETURN m.version AS version, "
+                "m.description AS description, m.checksum AS checksum, toString(m.applied_at) AS applied_at "
+                "ORDER BY m.version")
+READ_REPEATABLE = ("MATCH (m:__TripartiteMigration) WHERE m.version IS NULL RETURN m.file AS file, "
+                   "m.checksum AS checksum, toString(m.applied_at) AS applied_at")
 RECORD = ("CREATE (m:__TripartiteMigration {version: $version, description: $description, file: $file, "
           "checksum: $checksum, applied_at: datetime(), duration_ms: $duration_ms, statements: $statements})")
+RECORD_REPEATABLE = ("MERGE (m:__TripartiteMigration {file: $file}) ON CREATE SET m.repeatable = true "
+                     "SET m.description = $description, m.checksum = $checksum, m.applied_at = datetime(), "
+                     "m.duration_ms = $duration_ms, m.statements = $statements")
 
 
 @dataclass(frozen=True)
 class MigrationFile:
-    version: int
+    version: int | None  # None for a repeatable (R__) migration
     description: str
     path: Path
     checksum: str
@@ -64,17 +74,25 @@ class MigrationFile:
         return self.path.name
 
     @property
+    def repeatable(self) -> bool:
+        return self.version is None
+
+    @property
     def is_schema(self) -> bool:
         return all(is_schema_statement(s.text) for s in self.statements)
 
 
 @dataclass(frozen=True)
 class MigrationState:
-    version: int
+    version: int | None  # None for a repeatable migration
     description: str
-    state: str  # applied | pending | changed | missing
+    state: str  # applied | pending | changed | missing | optional | outdated (a repeatable to re-run)
     applied_at: str | None = None
     file: str | None = None
+
+    @property
+    def label(self) -> str:
+        return "R" if self.version is None else f"V{self.version:03d}"
 
 
 def is_schema_statement(text: str) -> bool:
@@ -86,17 +104,20 @@ def checksum(source: str) -> str:
 
 
 def discover(folder: Path) -> list[MigrationFile]:
-    """All migration files of `folder` in version order; misnamed or duplicate ones are errors."""
+    """All migration files of `folder`: versioned ones in version order, then the repeatable
+    ones by name; misnamed or duplicate ones are errors."""
     if not folder.is_dir():
         raise MigrationError(f"{folder}: migrations folder not found; set TRIPARTITE_MIGRATIONS_DIR or [paths].migrations_dir")
     found: dict[int, MigrationFile] = {}
+    repeatable: list[MigrationFile] = []
     for path in sorted(folder.iterdir()):
         if path.suffix != ".cypher":
             continue
         match = FILE_NAME.match(path.name)
         if not match:
-            raise MigrationError(f"{path}: migration file names must look like V001__create_constraints.cypher; rename it")
-        version = int(match["version"])
+            raise MigrationError(f"{path}: migration file names must look like V001__create_constraints.cypher "
+                                 "(or R__browser_procedures.cypher for a repeatable one); rename it")
+        version = int(match["version"]) if match["version"] else None
         if version in found:
             raise MigrationError(f"{path}: version {version} is also used by {found[version].name}; give one of them a new version")
         try:
@@ -117,8 +138,11 @@ def discover(folder: Path) -> list[MigrationFile]:
         if len(kinds) > 1:
             raise MigrationError(f"{path}: mixes schema statements (constraints, indexes) with data statements, which Neo4j "
                                  "cannot run in one transaction; split it into two migrations")
-        found[version] = migration
-    return [found[v] for v in sorted(found)]
+        if migration.repeatable:
+            repeatable.append(migration)
+        else:
+            found[version] = migration
+    return [found[v] for v in sorted(found)] + repeatable
 
 
 def _included(migration: Path, script: str) -> str:
@@ -147,8 +171,14 @@ def _applied(driver: neo4j.Driver, database: str) -> dict[int, dict]:
     return {r["version"]: dict(r) for r in records}
 
 
+def _applied_repeatable(driver: neo4j.Driver, database: str) -> dict[str, dict]:
+    records, _, _ = driver.execute_query(READ_REPEATABLE, database_=database, routing_="r")
+    return {r["file"]: dict(r) for r in records}
+
+
 def status(driver: neo4j.Driver, database: str, folder: Path) -> list[MigrationState]:
-    files = {m.version: m for m in discover(folder)}
+    found = discover(folder)
+    files = {m.version: m for m in found if not m.repeatable}
     applied = _applied(driver, database)
     states: list[MigrationState] = []
     for version in sorted(set(files) | set(applied)):
@@ -161,11 +191,22 @@ def status(driver: neo4j.Driver, database: str, folder: Path) -> list[MigrationS
         else:
             state = "applied" if row["checksum"] == file.checksum else "changed"
             states.append(MigrationState(version, file.description, state, row["applied_at"], file.name))
+    recorded = _applied_repeatable(driver, database)
+    for file in (m for m in found if m.repeatable):
+        row = recorded.get(file.name)
+        if file.requires and _missing_procedures(driver, file):
+            state = "optional"
+        elif row is None:
+            state = "pending"
+        else:
+            state = "applied" if row["checksum"] == file.checksum else "outdated"
+        states.append(MigrationState(None, file.description, state, row["applied_at"] if row else None, file.name))
     return states
 
 
 def _check_history(files: list[MigrationFile], applied: dict[int, dict], folder: Path) -> list[MigrationFile]:
     """Refuse drift (edited or missing applied files, out-of-order versions); return what is pending."""
+    files = [m for m in files if not m.repeatable]
     by_version = {m.version: m for m in files}
     for version, row in applied.items():
         file = by_version.get(version)
@@ -211,7 +252,8 @@ def _apply_one(driver: neo4j.Driver, database: str, migration: MigrationFile) ->
                 line = statement.line
                 tx.run(statement.text, params).consume()
             if not migration.is_schema and target == database:
-                tx.run(RECORD, duration_ms=round((time.perf_counter() - started) * 1000), **record).consume()
+                tx.run(_record_query(migration), duration_ms=round((time.perf_counter() - started) * 1000),
+                       **record).consume()
             tx.commit()
         except Neo4jError as exc:
             raise MigrationError(f"{migration.path}:{line}: failed, rolled back: {_message(exc)}; fix the migration "
@@ -221,18 +263,25 @@ def _apply_one(driver: neo4j.Driver, database: str, migration: MigrationFile) ->
                 tx.close()
     elapsed = time.perf_counter() - started
     if migration.is_schema or target != database:
-        driver.execute_query(RECORD, duration_ms=round(elapsed * 1000), **record, database_=database)
+        driver.execute_query(_record_query(migration), duration_ms=round(elapsed * 1000), **record, database_=database)
     return elapsed
+
+
+def _record_query(migration: MigrationFile) -> str:
+    return RECORD_REPEATABLE if migration.repeatable else RECORD
 
 
 def migrate(driver: neo4j.Driver, database: str, folder: Path,
             on_applied: Callable[[MigrationFile, float], None] | None = None,
             on_skipped: Callable[[MigrationFile, list[str]], None] | None = None) -> list[MigrationFile]:
-    """Apply every pending migration in order; return the ones applied. A migration whose
-    required procedures the server lacks is skipped (and tried again next time)."""
+    """Apply every pending migration in order, then every repeatable one that is new or
+    changed; return the ones applied. A migration whose required procedures the server lacks
+    is skipped (and tried again next time)."""
     files = discover(folder)
     driver.execute_query(BOOTSTRAP, database_=database)
     pending = _check_history(files, _applied(driver, database), folder)
+    recorded = _applied_repeatable(driver, database)
+    pending += [m for m in files if m.repeatable and recorded.get(m.name, {}).get("checksum") != m.checksum]
     applied = []
     for migration in pending:
         missing = _missing_procedures(driver, migration)

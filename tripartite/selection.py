@@ -28,19 +28,36 @@ class SelectionReport:
 
 def select(driver: neo4j.Driver, database: str, alpha: float = DEFAULT_ALPHA, beta: float = DEFAULT_BETA,
            object_ids: list[str] | None = None) -> SelectionReport:
-    """Materialise Evidence (for some objects or all), recompute P_c for the concepts they
-    touch (or all), and classify. With object_ids, only those concepts' percentiles change."""
+    """Score the candidates of some objects (or all), rebuild P_c for the concepts they touch
+    (or all), and classify. With object_ids, the other objects' Evidence is rewritten only
+    where a moved threshold changes its class; the report then counts those objects alone."""
     # Each step commits in small transactions (a million candidates do not fit in one); a run
     # that is interrupted leaves a mix, and running select again puts it right.
-    scripts.run_autocommit(driver, database, "selection/1_evidence", object_ids=object_ids, run=uuid.uuid4().hex)
     concept_ids = None
+    if object_ids is not None:  # before and after: concepts an object lost count too
+        concept_ids = set(_touched_concepts(driver, database, object_ids))
+    scripts.run_autocommit(driver, database, "selection/1_evidence", object_ids=object_ids)
     if object_ids is not None:
-        rows = scripts.query(driver, database, "selection/touched_concepts", object_ids=object_ids)
-        concept_ids = [r["concept_id"] for r in rows]
-    scripts.run_autocommit(driver, database, "selection/2_percentiles", concept_ids=concept_ids)
-    scripts.run_autocommit(driver, database, "selection/3_select", alpha=alpha, beta=beta, concept_ids=concept_ids)
-    counts = scripts.query(driver, database, "selection/summary", concept_ids=concept_ids)[0]
+        concept_ids = sorted(concept_ids | set(_touched_concepts(driver, database, object_ids)))
+    scripts.run_autocommit(driver, database, "selection/2_percentiles", concept_ids=concept_ids, alpha=alpha, beta=beta)
+    scripts.run_autocommit(driver, database, "selection/3_select", object_ids=object_ids)
+    counts = scripts.query(driver, database, "selection/summary", object_ids=object_ids)[0]
     return SelectionReport(counts["candidates"], counts["alpha"], counts["beta"], counts["concepts"])
+
+
+def _touched_concepts(driver: neo4j.Driver, database: str, object_ids: list[str]) -> list[str]:
+    return [r["concept_id"] for r in scripts.query(driver, database, "selection/touched_concepts", object_ids=object_ids)]
+
+
+def candidates(driver: neo4j.Driver, database: str, object_ids: list[str] | None = None) -> list[dict]:
+    """Every candidate with w, p and its classification (cypher/selection/candidates.cypher)."""
+    return scripts.query(driver, database, "selection/candidates", object_ids=object_ids)
+
+
+def parameters(driver: neo4j.Driver, database: str) -> tuple[float | None, float | None]:
+    """The alpha and beta of the last selection run."""
+    rows = scripts.query(driver, database, "selection/parameters")
+    return (rows[0]["alpha"], rows[0]["beta"]) if rows else (None, None)
 
 
 def prompt_material(driver: neo4j.Driver, database: str, object_id: str) -> list[dict]:

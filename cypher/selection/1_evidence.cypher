@@ -4,21 +4,32 @@
 // vector.similarity.cosine returns (1 + cos) / 2, computed in float32 (about 7 digits); w
 // stores the cosine itself, in [-1, 1], rounded to 5 decimals: that is the precision the
 // float32 arithmetic supports, and it defines ties (the NumPy reference rounds the same way).
-// Candidates that no longer exist (an extract was removed) are swept: every Evidence node
-// written now carries $run, and the others in scope are deleted.
+// w is written only when it changed, so a re-run over unchanged extracts writes nothing.
 // Runs as auto-commit queries, a few objects per transaction (in the Browser: :auto).
-// Browser: :param object_ids => null; :param run => randomUUID()
+// Browser: :param object_ids => null   (or ['patient-a'])
 
 MATCH (o:Object)
 WHERE $object_ids IS NULL OR o.id IN $object_ids
 CALL (o) {
   MATCH (o)-[oc:CONCERNS]->(c:Concept)-[ct:MENTIONED_IN]->(t:Chunk)
   WHERE oc.embedding IS NOT NULL AND ct.embedding IS NOT NULL
-  MERGE (e:Evidence {id: o.id + '|' + c.id + '|' + t.id})
-  SET e.object_id = o.id, e.concept_id = c.id, e.chunk_id = t.id, e.run = $run,
-      e.w = round(2.0 * vector.similarity.cosine(oc.embedding, ct.embedding) - 1.0, 5)
+  WITH o, c, t, round(2.0 * vector.similarity.cosine(oc.embedding, ct.embedding) - 1.0, 5) AS w
+  MERGE (e:Evidence {object_id: o.id, chunk_id: t.id, concept_id: c.id})
+  WITH e, w WHERE e.w IS NULL OR e.w <> w
+  SET e.w = w
 } IN TRANSACTIONS OF 5 ROWS;
 
-MATCH (e:Evidence)
-WHERE ($object_ids IS NULL OR e.object_id IN $object_ids) AND coalesce(e.run, '') <> $run
-CALL (e) { DETACH DELETE e } IN TRANSACTIONS OF 10000 ROWS;
+// Candidates that no longer exist (an extract was removed or lost its embedding). An object
+// has stale Evidence only when it has more Evidence than candidates, so the per-node check
+// runs for those objects alone.
+MATCH (o:Object)
+WHERE $object_ids IS NULL OR o.id IN $object_ids
+CALL (o) {
+  WITH o WHERE COUNT { MATCH (e:Evidence) WHERE e.object_id = o.id AND e.chunk_id IS NOT NULL AND e.concept_id IS NOT NULL }
+             > COUNT { MATCH (o)-[oc:CONCERNS]->(:Concept)-[ct:MENTIONED_IN]->(:Chunk)
+                       WHERE oc.embedding IS NOT NULL AND ct.embedding IS NOT NULL }
+  MATCH (e:Evidence) WHERE e.object_id = o.id AND e.chunk_id IS NOT NULL AND e.concept_id IS NOT NULL
+    AND NOT EXISTS { MATCH (o)-[oc:CONCERNS]->(:Concept {id: e.concept_id})-[ct:MENTIONED_IN]->(:Chunk {id: e.chunk_id})
+                     WHERE oc.embedding IS NOT NULL AND ct.embedding IS NOT NULL }
+  DETACH DELETE e
+} IN TRANSACTIONS OF 10 ROWS;

@@ -1,34 +1,60 @@
-// Steps 3 and 4. The alpha step selects a candidate when P_c(w) > alpha. The Markov-blanket
-// step also selects a candidate when it cites the same chunk as an alpha-selected candidate
-// of the same object and its own P_c(w) > beta. (One pass is the fixpoint: a beta-selected
-// candidate shares its chunk with an alpha-selected one already.)
-// $concept_ids limits the alpha step to the concepts whose percentiles were recomputed; the
-// blanket is then redone for every object with a candidate in them, since it crosses concepts.
-// Runs as auto-commit queries, per concept and per few objects (in the Browser: :auto).
-// Browser: :param alpha => 0.9; :param beta => 0.5; :param concept_ids => null
+// Steps 3 and 4, as node classification of the Evidence nodes:
+//   alpha step:  a candidate is selected when P_c(w) > alpha, i.e. w >= its concept's alpha_w;
+//   beta step:   the Markov blanket also selects a candidate when it cites the same chunk as
+//                an alpha-selected candidate of the same object and P_c(w) > beta (w >= beta_w).
+// Both depend only on the group of an object's candidates that cite one chunk, so the
+// classification is recomputed group by group and written only where it changes:
+// selected = true and reason = 'alpha' | 'beta' on selected Evidence, neither on the others.
+// (One pass is the fixpoint: a beta-selected candidate shares its chunk with an alpha one.)
+// Runs as auto-commit queries (in the Browser: :auto).
+// Browser: :param object_ids => null   (null classifies every object)
 
-MATCH (k:Concept)
-WHERE $concept_ids IS NULL OR k.id IN $concept_ids
-CALL (k) {
-  MATCH (e:Evidence {concept_id: k.id})
-  SET e.selected = e.p > $alpha,
-      e.reason = CASE WHEN e.p > $alpha THEN 'alpha' ELSE null END
-} IN TRANSACTIONS OF 1 ROWS;
-
+// Every group of the given objects (all objects on a full run).
 MATCH (o:Object)
-WHERE $concept_ids IS NULL OR EXISTS { MATCH (e:Evidence {object_id: o.id}) WHERE e.concept_id IN $concept_ids }
+WHERE $object_ids IS NULL OR o.id IN $object_ids
 CALL (o) {
-  MATCH (x:Evidence {object_id: o.id})
-  SET x.alpha = $alpha, x.beta = $beta
-  WITH x WHERE x.reason = 'beta'
-  SET x.selected = false, x.reason = null
+  MATCH (e:Evidence) WHERE e.object_id = o.id AND e.chunk_id IS NOT NULL AND e.concept_id IS NOT NULL
+  WITH collect(e) AS candidates, collect(DISTINCT e.concept_id) AS concept_ids
+  MATCH (s:ScoreDistribution) WHERE s.concept_id IN concept_ids
+  WITH candidates, collect([s.concept_id, s.alpha_w, s.beta_w]) AS thresholds
+  UNWIND candidates AS e
+  WITH e, e.w AS w, [x IN thresholds WHERE x[0] = e.concept_id][0] AS x
+  WITH e, coalesce(w >= x[1], false) AS passes_alpha, coalesce(w >= x[2], false) AS passes_beta
+  WITH e.chunk_id AS chunk_id, collect({e: e, alpha: passes_alpha, beta: passes_beta}) AS grp
+  WITH grp, any(x IN grp WHERE x.alpha) AS anchored
+  UNWIND grp AS x
+  WITH x.e AS e, CASE WHEN x.alpha THEN 'alpha' WHEN anchored AND x.beta THEN 'beta' END AS reason
+  WHERE coalesce(e.reason, '') <> coalesce(reason, '')
+  SET e.reason = reason, e.selected = CASE WHEN reason IS NOT NULL THEN true END
 } IN TRANSACTIONS OF 10 ROWS;
 
-MATCH (o:Object)
-WHERE $concept_ids IS NULL OR EXISTS { MATCH (e:Evidence {object_id: o.id}) WHERE e.concept_id IN $concept_ids }
-CALL (o) {
-  MATCH (x:Evidence {object_id: o.id})
-  WHERE x.reason IS NULL AND x.p > $beta
-    AND EXISTS { MATCH (a:Evidence {object_id: o.id, chunk_id: x.chunk_id}) WHERE a.reason = 'alpha' }
-  SET x.selected = true, x.reason = 'beta'
-} IN TRANSACTIONS OF 10 ROWS;
+// Incremental runs: when a concept's thresholds moved (new scores, or new alpha and beta),
+// only candidates whose w lies between the old and the new threshold change their own test;
+// their groups, in any object, are classified again.
+MATCH (s:ScoreDistribution)
+WHERE $object_ids IS NOT NULL
+UNWIND [[s.classified_alpha_w, s.alpha_w], [s.classified_beta_w, s.beta_w]] AS moved
+WITH s, moved WHERE (moved[0] IS NULL) <> (moved[1] IS NULL) OR moved[0] <> moved[1]
+// A missing threshold means "nothing passes": the range then runs to the top.
+WITH s.concept_id AS concept_id,
+     CASE WHEN moved[0] IS NULL THEN moved[1] WHEN moved[1] IS NULL THEN moved[0]
+          WHEN moved[0] < moved[1] THEN moved[0] ELSE moved[1] END AS low,
+     CASE WHEN moved[0] IS NULL OR moved[1] IS NULL THEN null
+          WHEN moved[0] < moved[1] THEN moved[1] ELSE moved[0] END AS high
+MATCH (d:Evidence) WHERE d.concept_id = concept_id AND d.w >= low AND (high IS NULL OR d.w < high)
+WITH DISTINCT d.object_id AS object_id, d.chunk_id AS chunk_id
+CALL (object_id, chunk_id) {
+  MATCH (e:Evidence) WHERE e.object_id = object_id AND e.chunk_id = chunk_id AND e.concept_id IS NOT NULL
+  MATCH (s:ScoreDistribution {concept_id: e.concept_id})
+  WITH e, coalesce(e.w >= s.alpha_w, false) AS passes_alpha, coalesce(e.w >= s.beta_w, false) AS passes_beta
+  WITH collect({e: e, alpha: passes_alpha, beta: passes_beta}) AS grp
+  WITH grp, any(x IN grp WHERE x.alpha) AS anchored
+  UNWIND grp AS x
+  WITH x.e AS e, CASE WHEN x.alpha THEN 'alpha' WHEN anchored AND x.beta THEN 'beta' END AS reason
+  WHERE coalesce(e.reason, '') <> coalesce(reason, '')
+  SET e.reason = reason, e.selected = CASE WHEN reason IS NOT NULL THEN true END
+} IN TRANSACTIONS OF 1000 ROWS;
+
+// The stored classification now reflects the current thresholds.
+MATCH (s:ScoreDistribution)
+SET s.classified_alpha_w = s.alpha_w, s.classified_beta_w = s.beta_w;

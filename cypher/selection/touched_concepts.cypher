@@ -1,4 +1,6 @@
-// The concepts whose percentiles an object's candidates take part in.
+// The concepts whose distributions an object's candidates take part in.
+// Browser: :param object_ids => ['patient-a']
 
-MATCH (e:Evidence) WHERE e.object_id IN $object_ids
+UNWIND $object_ids AS object_id
+MATCH (e:Evidence) WHERE e.object_id = object_id AND e.chunk_id IS NOT NULL AND e.concept_id IS NOT NULL
 RETURN DISTINCT e.concept_id AS concept_id;
