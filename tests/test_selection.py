@@ -20,7 +20,7 @@ from conftest import cli_env, wipe
 from tripartite import migrations
 from tripartite.cli import cli
 from tripartite.paths import migrations_dir
-from tripartite.selection import candidates, select
+from tripartite.selection import candidates, prompt_material, select
 
 pytestmark = pytest.mark.neo4j
 
@@ -246,3 +246,31 @@ def test_prompt_json_shape(selection_db, neo4j_target, tmp_path):
     assert [(e["chunk_id"], e["reason"]) for e in evidence] == [("t0", "alpha"), ("t1", "beta")]
     assert evidence[0]["section_path"] == ["Doc", "Part"] and evidence[0]["p"] == 1.0
     assert "[1] c0 in t0" in data["prompt"] and "References:" in data["prompt"]
+
+
+def test_prompt_percentiles_match_the_candidates_view(selection_db):
+    # 4_prompt reads p by binary search over score blocks; candidates.cypher by counting.
+    # 300 scores per concept span two blocks of 256, so both paths cross a block boundary.
+    clear(selection_db)
+    rng = np.random.default_rng(3)
+
+    def vector():
+        v = rng.integers(-1, 2, 3).tolist()
+        return v if any(v) else [1, 0, 0]
+
+    concerns = {(f"o{i}", c): vector() for i in range(30) for c in ("c0", "c1")}
+    mentions = {(c, f"t{j}"): vector() for c in ("c0", "c1") for j in range(10)}
+    write_graph(selection_db, concerns, mentions)
+    selection_db.execute_query("""MATCH (t:Chunk) MERGE (d:Document {id: 'doc', title: 'Doc'})
+        MERGE (t)-[:FROM_DOCUMENT]->(d)""")
+    select(selection_db, "neo4j", 0.6, 0.3)
+    expected = reference(concerns, mentions, 0.6, 0.3)
+    assert stored(selection_db) == expected
+    cited = 0
+    for o in sorted({o for o, _ in concerns}):
+        for row in prompt_material(selection_db, "neo4j", o):
+            for item in row["evidence"]:
+                w, p, reason = expected[(o, row["concept_id"], item["chunk_id"])]
+                assert (item["w"], item["p"], item["reason"]) == (w, p, reason)
+                cited += 1
+    assert cited == sum(1 for _, _, reason in expected.values() if reason)

@@ -5,8 +5,10 @@ the Markov-blanket step and the prompt's material all come from Cypher.
 """
 from __future__ import annotations
 
+import time
 import uuid
 from dataclasses import dataclass
+from typing import Callable
 
 import neo4j
 
@@ -27,20 +29,27 @@ class SelectionReport:
 
 
 def select(driver: neo4j.Driver, database: str, alpha: float = DEFAULT_ALPHA, beta: float = DEFAULT_BETA,
-           object_ids: list[str] | None = None) -> SelectionReport:
+           object_ids: list[str] | None = None,
+           on_step: Callable[[str, float], None] | None = None) -> SelectionReport:
     """Score the candidates of some objects (or all), rebuild P_c for the concepts they touch
     (or all), and classify. With object_ids, the other objects' Evidence is rewritten only
     where a moved threshold changes its class; the report then counts those objects alone."""
     # Each step commits in small transactions (a million candidates do not fit in one); a run
     # that is interrupted leaves a mix, and running select again puts it right.
+    def step(name: str, **params) -> None:
+        started = time.perf_counter()
+        scripts.run_autocommit(driver, database, f"selection/{name}", **params)
+        if on_step:
+            on_step(name, time.perf_counter() - started)
+
     concept_ids = None
     if object_ids is not None:  # before and after: concepts an object lost count too
         concept_ids = set(_touched_concepts(driver, database, object_ids))
-    scripts.run_autocommit(driver, database, "selection/1_evidence", object_ids=object_ids)
+    step("1_evidence", object_ids=object_ids, run=uuid.uuid4().hex)
     if object_ids is not None:
         concept_ids = sorted(concept_ids | set(_touched_concepts(driver, database, object_ids)))
-    scripts.run_autocommit(driver, database, "selection/2_percentiles", concept_ids=concept_ids, alpha=alpha, beta=beta)
-    scripts.run_autocommit(driver, database, "selection/3_select", object_ids=object_ids)
+    step("2_percentiles", concept_ids=concept_ids, alpha=alpha, beta=beta)
+    step("3_select", object_ids=object_ids)
     counts = scripts.query(driver, database, "selection/summary", object_ids=object_ids)[0]
     return SelectionReport(counts["candidates"], counts["alpha"], counts["beta"], counts["concepts"])
 

@@ -2,8 +2,14 @@
 // chunk count for the report. purge_document.cypher then deletes the rest in batches.
 // Browser: :param document_id => 'hypertension'
 
-MATCH (c:Chunk {document_id: $document_id})
-WITH collect(c.id) AS chunk_ids
-OPTIONAL MATCH (e:Evidence) WHERE e.chunk_id IN chunk_ids
-DETACH DELETE e
-RETURN size(chunk_ids) AS chunks;
+// Evidence exists for (object, chunk) pairs linked through a concept; it is found by its key.
+MATCH (t:Chunk {document_id: $document_id})
+WITH collect(t) AS chunks
+CALL (chunks) {
+  UNWIND chunks AS t
+  MATCH (t)<-[:MENTIONED_IN]-(:Concept)<-[:CONCERNS]-(o:Object)
+  WITH DISTINCT o.id AS object_id, t.id AS chunk_id
+  MATCH (e:Evidence) WHERE e.object_id = object_id AND e.chunk_id = chunk_id AND e.concept_id IS NOT NULL
+  DETACH DELETE e
+}
+RETURN size(chunks) AS chunks;

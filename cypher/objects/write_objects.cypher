@@ -9,7 +9,7 @@ OPTIONAL MATCH (o)-[r:CONCERNS]->()
 DELETE r;
 
 UNWIND $objects AS row
-MATCH (e:Evidence {object_id: row.id})
+MATCH (e:Evidence) WHERE e.object_id = row.id AND e.chunk_id IS NOT NULL AND e.concept_id IS NOT NULL
 MATCH (o:Object {id: row.id})
 WHERE o.content_hash <> row.content_hash OR o.kind <> row.kind
 DETACH DELETE e;

@@ -4,32 +4,45 @@
 // vector.similarity.cosine returns (1 + cos) / 2, computed in float32 (about 7 digits); w
 // stores the cosine itself, in [-1, 1], rounded to 5 decimals: that is the precision the
 // float32 arithmetic supports, and it defines ties (the NumPy reference rounds the same way).
-// w is written only when it changed, so a re-run over unchanged extracts writes nothing.
+// o.evidence_count remembers how many candidates the object had, so stale Evidence (an
+// extract was removed) is looked for only where the numbers disagree.
 // Runs as auto-commit queries, a few objects per transaction (in the Browser: :auto).
-// Browser: :param object_ids => null   (or ['patient-a'])
+// Browser: :param object_ids => null   (or ['patient-a']); :param run => randomUUID()
 
+// Objects scored for the first time: plain CREATE, the fast path.
 MATCH (o:Object)
-WHERE $object_ids IS NULL OR o.id IN $object_ids
+WHERE ($object_ids IS NULL OR o.id IN $object_ids)
+  AND NOT EXISTS { MATCH (e:Evidence) WHERE e.object_id = o.id AND e.chunk_id IS NOT NULL AND e.concept_id IS NOT NULL }
 CALL (o) {
-  MATCH (o)-[oc:CONCERNS]->(c:Concept)-[ct:MENTIONED_IN]->(t:Chunk)
-  WHERE oc.embedding IS NOT NULL AND ct.embedding IS NOT NULL
-  WITH o, c, t, round(2.0 * vector.similarity.cosine(oc.embedding, ct.embedding) - 1.0, 5) AS w
-  MERGE (e:Evidence {object_id: o.id, chunk_id: t.id, concept_id: c.id})
-  WITH e, w WHERE e.w IS NULL OR e.w <> w
-  SET e.w = w
+  CALL (o) {
+    MATCH (o)-[oc:CONCERNS]->(c:Concept)-[ct:MENTIONED_IN]->(t:Chunk)
+    WHERE oc.embedding IS NOT NULL AND ct.embedding IS NOT NULL
+    CREATE (e:Evidence {object_id: o.id, chunk_id: t.id, concept_id: c.id,
+                        w: round(2.0 * vector.similarity.cosine(oc.embedding, ct.embedding) - 1.0, 5)})
+    RETURN count(e) AS candidates
+  }
+  SET o.evidence_count = candidates, o.evidence_run = $run
 } IN TRANSACTIONS OF 5 ROWS;
 
-// Candidates that no longer exist (an extract was removed or lost its embedding). An object
-// has stale Evidence only when it has more Evidence than candidates, so the per-node check
-// runs for those objects alone.
+// Objects scored before: w is rewritten only where it changed, and Evidence whose candidate
+// is gone is deleted.
 MATCH (o:Object)
-WHERE $object_ids IS NULL OR o.id IN $object_ids
+WHERE ($object_ids IS NULL OR o.id IN $object_ids) AND coalesce(o.evidence_run, '') <> $run
 CALL (o) {
-  WITH o WHERE COUNT { MATCH (e:Evidence) WHERE e.object_id = o.id AND e.chunk_id IS NOT NULL AND e.concept_id IS NOT NULL }
-             > COUNT { MATCH (o)-[oc:CONCERNS]->(:Concept)-[ct:MENTIONED_IN]->(:Chunk)
-                       WHERE oc.embedding IS NOT NULL AND ct.embedding IS NOT NULL }
+  CALL (o) {
+    MATCH (o)-[oc:CONCERNS]->(c:Concept)-[ct:MENTIONED_IN]->(t:Chunk)
+    WHERE oc.embedding IS NOT NULL AND ct.embedding IS NOT NULL
+    WITH o, c, t, round(2.0 * vector.similarity.cosine(oc.embedding, ct.embedding) - 1.0, 5) AS w
+    MERGE (e:Evidence {object_id: o.id, chunk_id: t.id, concept_id: c.id})
+    WITH e, w, e.w IS NULL AS created
+    FOREACH (_ IN CASE WHEN created OR e.w <> w THEN [1] END | SET e.w = w)
+    RETURN count(e) AS candidates, count(CASE WHEN created THEN 1 END) AS created
+  }
+  WITH o, candidates, coalesce(o.evidence_count, -1) + created <> candidates AS maybe_stale
+  SET o.evidence_count = candidates, o.evidence_run = $run
+  WITH o WHERE maybe_stale
   MATCH (e:Evidence) WHERE e.object_id = o.id AND e.chunk_id IS NOT NULL AND e.concept_id IS NOT NULL
     AND NOT EXISTS { MATCH (o)-[oc:CONCERNS]->(:Concept {id: e.concept_id})-[ct:MENTIONED_IN]->(:Chunk {id: e.chunk_id})
                      WHERE oc.embedding IS NOT NULL AND ct.embedding IS NOT NULL }
   DETACH DELETE e
-} IN TRANSACTIONS OF 10 ROWS;
+} IN TRANSACTIONS OF 5 ROWS;

@@ -1,8 +1,6 @@
 // Step 5: the material of the prompt for one object: each concept of the object with its
 // extract e(o,c), followed by the selected e(c,t) extracts in document reading order, each
 // with its reference (document, section path, chunk), its score w and its percentile p.
-// p = P_c(w) is read off the concept's sorted scores by binary search: the number of
-// scores <= w, over n.
 // Browser: :param object_id => 'patient-a'
 
 MATCH (o:Object {id: $object_id})-[oc:CONCERNS]->(c:Concept)
@@ -15,12 +13,28 @@ CALL (o, c) {
   WITH collect(CASE WHEN m IS NULL THEN null ELSE
          {chunk_id: t.id, document: d.title, document_id: d.id, section_path: s.path, text: m.summary,
           w: e.w, reason: e.reason} END) AS cited
+  // p = P_c(w) = (scores <= w) / n, from the concept's sorted score blocks (2_percentiles):
+  // every score of the blocks before w's block (the last block whose first score is <= w),
+  // plus the scores <= w inside it; both found by binary search, each block read once.
   OPTIONAL MATCH (dist:ScoreDistribution {concept_id: c.id}) WHERE size(cited) > 0
-  WITH cited, dist.scores AS scores, dist.n AS n
-  RETURN [x IN cited | x {.*, p: toFloat(reduce(r = [0, n], step IN range(1, 64) |
-            CASE WHEN r[0] >= r[1] THEN r
-                 WHEN scores[(r[0] + r[1]) / 2] <= x.w THEN [(r[0] + r[1]) / 2 + 1, r[1]]
-                 ELSE [r[0], (r[0] + r[1]) / 2] END)[0]) / n}] AS evidence
+  WITH cited, dist, dist.bounds AS bounds
+  WITH cited, dist, [x IN cited | reduce(r = [0, size(bounds)], step IN range(1, 40) |
+         CASE WHEN r[0] >= r[1] THEN r WHEN bounds[(r[0] + r[1]) / 2] <= x.w THEN [(r[0] + r[1]) / 2 + 1, r[1]]
+              ELSE [r[0], (r[0] + r[1]) / 2] END)[0] - 1] AS block_of
+  CALL (dist, block_of) {
+    UNWIND block_of AS block
+    WITH DISTINCT block
+    MATCH (b:ScoreBlock {concept_id: dist.concept_id, block: block})
+    RETURN collect([block, b.scores]) AS blocks
+  }
+  WITH cited, dist, block_of, [i IN range(0, size(cited) - 1) | [x IN blocks WHERE x[0] = block_of[i]][0][1]] AS scores
+  WITH cited, [i IN range(0, size(cited) - 1) | toFloat(block_of[i] * dist.block_size +
+         reduce(r = [0, size(scores[i])], step IN range(1, 40) |
+           CASE WHEN r[0] >= r[1] THEN r WHEN scores[i][(r[0] + r[1]) / 2] <= cited[i].w THEN [(r[0] + r[1]) / 2 + 1, r[1]]
+                ELSE [r[0], (r[0] + r[1]) / 2] END)[0]) / dist.n] AS p
+  RETURN [i IN range(0, size(cited) - 1) | {chunk_id: cited[i].chunk_id, document: cited[i].document,
+           document_id: cited[i].document_id, section_path: cited[i].section_path, text: cited[i].text,
+           w: cited[i].w, p: p[i], reason: cited[i].reason}] AS evidence
 }
 RETURN o.id AS object_id, o.kind AS kind, c.id AS concept_id, c.name AS name, oc.summary AS summary, evidence
 ORDER BY name;
