@@ -77,13 +77,16 @@ def test_demo_runs_end_to_end(neo4j_db, tmp_path, driver):
     data = json.loads(result.output)
     assert data["errors"] == [] and data["ingested"] == 3
     assert data["prompt"]["object_id"] == "patient-b" and "References:" in data["prompt"]["prompt"]
-    assert [row["object_id"] for row in data["table"]] == ["patient-a", "patient-b", "patient-c"]
-    for row in data["table"]:
-        covered, total = row["tripartite_covered"]
-        assert total > 0 and 0 <= covered <= total
-        assert row["rag_top5_tokens"] > row["rag_top3_tokens"]
+    rows = {(row["object_id"], row["method"]): row for row in data["table"]}
+    assert sorted({o for o, _ in rows}) == ["patient-a", "patient-b", "patient-c"]
+    assert {m for _, m in rows} == {"Tripartite", "RAG top-3", "RAG top-5"}
+    for object_id in ("patient-a", "patient-b", "patient-c"):
+        ours = rows[(object_id, "Tripartite")]
+        assert ours["concepts"] > 0 and 0 <= ours["covered"] <= ours["concepts"] and ours["chunks"] > 0
+        assert rows[(object_id, "RAG top-5")]["tokens"] > rows[(object_id, "RAG top-3")]["tokens"]
+        assert rows[(object_id, "RAG top-5")]["chunks"] == 5
     # Run twice: everything is already there, nothing is duplicated.
     again = json.loads(invoke(["demo", "--json"], env).output)
     assert again["table"] == data["table"] and again["ingested"] == 0
     text = invoke(["demo"], env).output
-    assert "| object | Tripartite tokens |" in text
+    assert "| object | concepts | Tripartite tokens / covered | RAG top-3 tokens / covered |" in text

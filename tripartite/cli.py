@@ -6,6 +6,7 @@ import logging
 import sys
 import time
 from dataclasses import replace
+from typing import Callable
 
 import click
 
@@ -435,15 +436,6 @@ def objects_list(obj: Context, kind: str | None, as_json: bool) -> None:
 
 
 # ---- pre-analysis ------------------------------------------------------------------------------
-def make_provider(settings: Settings, embedder):
-    from tripartite.llm.providers import ExtractiveProvider, OpenAIChatProvider
-
-    if settings.llm.configured:
-        return OpenAIChatProvider(settings.llm.model, settings.llm.base_url, settings.llm.api_key,
-                                  timeout=settings.llm.timeout)
-    return ExtractiveProvider(embedder)
-
-
 @cli.command("analyze")
 @click.option("--dry-run", is_flag=True, help="Print the calls and prompt tokens it would spend; change nothing.")
 @click.option("--ontology", help="Only this ontology's concepts (default: all loaded).")
@@ -457,6 +449,7 @@ def analyze_command(obj: Context, dry_run: bool, ontology: str | None, concurren
     from tripartite.analysis import Analyzer, dry_run_figures
     from tripartite.embeddings import MiniLMEmbedder
     from tripartite.llm.cache import AnswerCache, cache_key
+    from tripartite.llm.providers import make_provider
     from tripartite.llm.runner import LLMRunner
     from tripartite.llm.schema import SCHEMA_VERSION
 
@@ -610,9 +603,9 @@ def rag_prompt_command(obj: Context, object_id: str, top_k: int | None, min_scor
 def ask_command(obj: Context, object_id: str, question: str | None) -> None:
     """Send the object's Tripartite prompt to the configured LLM; print the answer and references."""
     from tripartite.llm.cache import AnswerCache
-    from tripartite.llm.providers import ProviderError, RetryableError
+    from tripartite.llm.providers import ProviderError, RetryableError, make_provider
     from tripartite.llm.runner import LLMRunner
-    from tripartite.selection import DEFAULT_QUESTION, build_prompt, prompt_material
+    from tripartite.selection import DEFAULT_QUESTION, build_prompt, parameters, prompt_material
 
     settings = obj.settings
     if not settings.llm.configured:
@@ -620,9 +613,10 @@ def ask_command(obj: Context, object_id: str, question: str | None) -> None:
                                    "OPENAI_BASE_URL for a local OpenAI-compatible server)")
     with connect(settings) as driver:
         rows = prompt_material(driver, settings.neo4j_database, object_id)
+        alpha, beta = parameters(driver, settings.neo4j_database)
     if not rows:
         raise click.ClickException(f"object {object_id!r} has no analysed concepts; run analyze and select first")
-    built = build_prompt(object_id, rows, question or DEFAULT_QUESTION, None, None)
+    built = build_prompt(object_id, rows, question or DEFAULT_QUESTION, alpha, beta)
     provider = make_provider(settings, None)
     provider.check_reachable(settings.llm.base_url or "api.openai.com")
     runner = LLMRunner(provider, AnswerCache(settings.llm_cache), backoff_seconds=settings.llm.backoff)
@@ -638,6 +632,15 @@ def ask_command(obj: Context, object_id: str, question: str | None) -> None:
             click.echo(f"[{n}] {ref['document']} > {' > '.join(ref['section_path'])} (chunk {ref['chunk_id']})")
 
 
+def _ensure_server(obj: Context, say_: Callable[[str], None]) -> None:
+    """Start the local Neo4j unless the user configured a server of their own."""
+    if not obj.settings.uri_from_user:
+        local = _local_server(obj)
+        if not local.status().running:
+            say_("starting the local Neo4j (first time: fetching its jars from Maven Central)")
+            local.start()
+
+
 @cli.command("demo")
 @click.option("--json", "as_json", is_flag=True)
 @pass_context
@@ -648,11 +651,7 @@ def demo_command(obj: Context, as_json: bool) -> None:
 
     settings = obj.settings
     quiet = (lambda message: None) if as_json else say
-    if not settings.uri_from_user:
-        local = _local_server(obj)
-        if not local.status().running:
-            quiet("starting the local Neo4j (first time: fetching its jars from Maven Central)")
-            local.start()
+    _ensure_server(obj, quiet)
     with connect(settings) as driver:
         result = run_demo(settings, driver, quiet)
     if as_json:
@@ -661,14 +660,89 @@ def demo_command(obj: Context, as_json: bool) -> None:
     click.echo(f"\n==== The Tripartite prompt for {DEMO_OBJECT} ({result['prompt']['tokens']} tokens) ====\n")
     click.echo(result["prompt"]["prompt"])
     click.echo("==== Tripartite prompts against vector RAG on the sample objects ====\n")
-    click.echo("| object | Tripartite tokens | concepts covered | RAG top-3 tokens | covered | RAG top-5 tokens | covered |")
-    click.echo("|---|---:|---:|---:|---:|---:|---:|")
+    methods = list(dict.fromkeys(row["method"] for row in result["table"]))
+    click.echo("| object | concepts | " + " | ".join(f"{m} tokens / covered" for m in methods) + " |")
+    click.echo("|---|---:|" + "---:|" * len(methods))
+    by_object: dict[str, dict] = {}
     for row in result["table"]:
-        t, r3, r5 = row["tripartite_covered"], row["rag_top3_covered"], row["rag_top5_covered"]
-        click.echo(f"| {row['object_id']} | {row['tripartite_tokens']} | {t[0]}/{t[1]} | {row['rag_top3_tokens']} | "
-                   f"{r3[0]}/{r3[1]} | {row['rag_top5_tokens']} | {r5[0]}/{r5[1]} |")
-    click.echo("\nA concept of the object is covered when a chunk in the prompt carries an extract of it.")
+        by_object.setdefault(row["object_id"], {})[row["method"]] = row
+    for object_id, rows in by_object.items():
+        cells = [f"{rows[m]['tokens']} / {rows[m]['covered']}" for m in methods]
+        click.echo(f"| {object_id} | {rows[methods[0]]['concepts']} | " + " | ".join(cells) + " |")
+    click.echo("\nA concept of the object is covered when a chunk the prompt cites carries an extract of it.")
     click.echo("Explore the graph: http://127.0.0.1:%d/browser/ (see the README)" % settings.server.http_port)
+
+
+def _number_list(kind: type, name: str):
+    def parse(ctx, param, value: str):
+        try:
+            values = tuple(kind(v) for v in value.split(",") if v.strip())
+        except ValueError:
+            raise click.BadParameter(f"{value!r}: give comma-separated numbers, e.g. 1,3,5", param_hint=name) from None
+        if not values:
+            raise click.BadParameter("give at least one value", param_hint=name)
+        return values
+    return parse
+
+
+@cli.command("eval")
+@click.argument("documents", nargs=-1, required=True)
+@click.argument("ontology")
+@click.argument("objects")
+@click.option("--kind", help="The objects' kind (default: the plugin's, else 'object').")
+@click.option("--alpha", type=float, default=0.9, show_default=True, callback=_probability("--alpha"))
+@click.option("--beta", type=float, default=0.5, show_default=True, callback=_probability("--beta"))
+@click.option("--top-k", default="1,3,5,10,20", show_default=True, callback=_number_list(int, "--top-k"),
+              help="RAG settings: the k best chunks.")
+@click.option("--min-score", default="0.8,0.75,0.7", show_default=True, callback=_number_list(float, "--min-score"),
+              help="RAG settings: every chunk with score (1 + cos) / 2 at least this.")
+@click.option("--sweep-alpha", default="0.5,0.7,0.8,0.9,0.95,0.98", show_default=True,
+              callback=_number_list(float, "--sweep-alpha"))
+@click.option("--sweep-beta", default="0,0.3,0.5,0.7,0.9", show_default=True,
+              callback=_number_list(float, "--sweep-beta"))
+@click.option("--question", default=None, help="The question in every prompt (default: a generic one).")
+@click.option("--out", default="eval-results", show_default=True, type=click.Path(file_okay=False),
+              help="Folder for eval.md, eval.json and eval.png.")
+@click.option("--offline", is_flag=True, help="The local embedder and extractive provider, even if an LLM is configured.")
+@click.option("--reset", is_flag=True, help="Empty the database first (all but the migration history).")
+@click.option("--concurrency", type=int, default=4, show_default=True, help="LLM calls in flight at once.")
+@click.option("--json", "as_json", is_flag=True)
+@pass_context
+def eval_command(obj: Context, documents: tuple[str, ...], ontology: str, objects: str, kind: str | None,
+                 alpha: float, beta: float, top_k: tuple[int, ...], min_score: tuple[float, ...],
+                 sweep_alpha: tuple[float, ...], sweep_beta: tuple[float, ...], question: str | None, out: str,
+                 offline: bool, reset: bool, concurrency: int, as_json: bool) -> None:
+    """Compare Tripartite prompts with vector RAG on DOCUMENTS..., ONTOLOGY and OBJECTS:
+    per object, prompt tokens and how many of its concepts each prompt covers."""
+    from pathlib import Path
+
+    from tripartite.evaluation.measure import RagSetting
+    from tripartite.evaluation.report import summary_table, verdict_lines
+    from tripartite.evaluation.run import EvalOptions, evaluate
+    from tripartite.pipeline import Inputs
+    from tripartite.selection import DEFAULT_QUESTION
+
+    settings = obj.settings
+    quiet = (lambda message: None) if as_json else say
+    rag = tuple(RagSetting(top_k=k) for k in top_k) + tuple(RagSetting(min_score=s) for s in min_score)
+    options = EvalOptions(alpha, beta, rag, sweep_alpha, sweep_beta, question or DEFAULT_QUESTION, Path(out),
+                          offline=offline, reset=reset, concurrency=concurrency)
+    _ensure_server(obj, quiet)
+    with connect(settings) as driver:
+        result = evaluate(settings, driver, Inputs(documents, ontology, (objects,), kind), options, quiet)
+    if as_json:
+        emit_json({"files": {k: str(v) for k, v in result.files.items()},
+                   "summary": [vars(s) for s in result.summaries], "met": result.verdict.met,
+                   "analysis_errors": result.analysis_errors})
+    else:
+        click.echo("")
+        for line in summary_table(result.summaries) + [""] + verdict_lines(result.verdict):
+            click.echo(line)
+        click.echo("\nwritten: " + ", ".join(str(p) for p in result.files.values()))
+    if result.analysis_errors:
+        click.echo(f"error: {len(result.analysis_errors)} analysis tasks failed (first: {result.analysis_errors[0]}); "
+                   "they stay pending, run eval again", err=True)
+        sys.exit(1)
 
 
 # ---- doctor / config ------------------------------------------------------------------------

@@ -54,6 +54,12 @@ def select(driver: neo4j.Driver, database: str, alpha: float = DEFAULT_ALPHA, be
     return SelectionReport(counts["candidates"], counts["alpha"], counts["beta"], counts["concepts"])
 
 
+def reclassify(driver: neo4j.Driver, database: str, alpha: float, beta: float) -> None:
+    """Classify again with new alpha and beta, scores unchanged: an incremental run over no
+    objects, so only the groups whose candidates cross a moved threshold are rewritten."""
+    select(driver, database, alpha, beta, object_ids=[])
+
+
 def _touched_concepts(driver: neo4j.Driver, database: str, object_ids: list[str]) -> list[str]:
     return [r["concept_id"] for r in scripts.query(driver, database, "selection/touched_concepts", object_ids=object_ids)]
 

@@ -156,3 +156,12 @@ class OpenAIChatProvider:
         content = response.choices[0].message.content or ""
         usage = response.usage
         return content, Usage(usage.prompt_tokens if usage else 0, usage.completion_tokens if usage else 0)
+
+
+def make_provider(settings, embedder, offline: bool = False):
+    """The configured OpenAI-compatible model, or the extractive provider when none is
+    configured (or offline is asked for)."""
+    if settings.llm.configured and not offline:
+        return OpenAIChatProvider(settings.llm.model, settings.llm.base_url, settings.llm.api_key,
+                                  timeout=settings.llm.timeout)
+    return ExtractiveProvider(embedder)

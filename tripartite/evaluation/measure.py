@@ -1,0 +1,136 @@
+"""Per object: the Tripartite prompt against vector-RAG prompts at several settings.
+
+A concept of the object (one it CONCERNS: the pre-analysis found it in the object) is
+covered by a prompt when at least one chunk the prompt cites carries an extract of that
+concept (a MENTIONED_IN edge from the concept to the chunk). The same definition scores
+both methods, in cypher/selection/coverage.cypher.
+"""
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+import neo4j
+
+from tripartite import scripts
+from tripartite.rag import rag_prompt, retrieve
+from tripartite.selection import build_prompt, prompt_material
+
+TRIPARTITE = "Tripartite"
+
+
+@dataclass(frozen=True)
+class RagSetting:
+    top_k: int | None = None
+    min_score: float | None = None
+
+    @property
+    def label(self) -> str:
+        return f"RAG top-{self.top_k}" if self.top_k is not None else f"RAG score>={self.min_score:g}"
+
+    def pick(self, ranked: list[dict]) -> list[dict]:
+        """The chunks this setting retrieves from all chunks ranked by score."""
+        if self.top_k is not None:
+            return ranked[:self.top_k]
+        return [c for c in ranked if c["score"] >= self.min_score]
+
+
+@dataclass(frozen=True)
+class Measurement:
+    object_id: str
+    method: str        # "Tripartite" or a RagSetting label
+    tokens: int        # the whole prompt, cl100k_base
+    concepts: int      # the object's concepts
+    covered: int       # of them, covered by the prompt's chunks
+    chunks: int        # chunks the prompt cites
+
+    @property
+    def density(self) -> float:
+        """Covered concepts per 1,000 prompt tokens."""
+        return 1000.0 * self.covered / self.tokens if self.tokens else 0.0
+
+
+def coverage(driver: neo4j.Driver, database: str, object_id: str, chunk_ids: list[str]) -> tuple[int, int]:
+    """(covered, total) for the object's concepts and a set of chunks (see the module doc)."""
+    row = scripts.query(driver, database, "selection/coverage", object_id=object_id, chunk_ids=chunk_ids)[0]
+    return row["covered"], row["total"]
+
+
+def tripartite_measurement(driver: neo4j.Driver, database: str, object_id: str, question: str,
+                           alpha: float | None = None, beta: float | None = None) -> Measurement:
+    built = build_prompt(object_id, prompt_material(driver, database, object_id), question, alpha, beta)
+    cited = sorted({e["chunk_id"] for c in built["concepts"] for e in c["evidence"]})
+    covered, total = coverage(driver, database, object_id, cited)
+    return Measurement(object_id, TRIPARTITE, built["tokens"], total, covered, len(cited))
+
+
+def measure_objects(driver: neo4j.Driver, database: str, embedder, object_ids: list[str],
+                    settings: list[RagSetting], question: str, alpha: float, beta: float,
+                    on_object=lambda object_id: None) -> list[Measurement]:
+    """The Tripartite prompt and every RAG setting, for each object. RAG ranks all chunks
+    once per object (neo4j-graphrag's VectorRetriever, the object's text as the query) and
+    each setting takes its share of that ranking."""
+    results: list[Measurement] = []
+    for object_id in object_ids:
+        on_object(object_id)
+        results.append(tripartite_measurement(driver, database, object_id, question, alpha, beta))
+        text = scripts.query(driver, database, "objects/object_text", object_id=object_id)[0]["text"]
+        ranked = retrieve(driver, database, embedder, text, None, None)
+        for setting in settings:
+            chunks = setting.pick(ranked)
+            prompt = rag_prompt(object_id, text, chunks, question)
+            covered, total = coverage(driver, database, object_id, [c["chunk_id"] for c in chunks])
+            results.append(Measurement(object_id, setting.label, prompt["tokens"], total, covered, len(chunks)))
+    return results
+
+
+@dataclass(frozen=True)
+class Summary:
+    method: str
+    objects: int
+    median_tokens: float
+    median_covered: float
+    median_concepts: float
+    median_coverage: float   # covered / concepts, per object
+    median_density: float    # covered per 1,000 tokens, per object
+
+
+def summarize(measurements: list[Measurement]) -> list[Summary]:
+    """Medians over objects, per method, in the order the methods first appear."""
+    by_method: dict[str, list[Measurement]] = {}
+    for m in measurements:
+        by_method.setdefault(m.method, []).append(m)
+    return [Summary(method, len(rows), statistics.median(r.tokens for r in rows),
+                    statistics.median(r.covered for r in rows), statistics.median(r.concepts for r in rows),
+                    statistics.median(r.covered / r.concepts if r.concepts else 0.0 for r in rows),
+                    statistics.median(r.density for r in rows))
+            for method, rows in by_method.items()]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    tripartite_median_tokens: float
+    best_rag_method: str
+    density_ratio: float          # Tripartite's median density over the best RAG setting's
+    token_target: float = 5000
+    ratio_target: float = 1.5
+
+    @property
+    def tokens_ok(self) -> bool:
+        return self.tripartite_median_tokens <= self.token_target
+
+    @property
+    def ratio_ok(self) -> bool:
+        return self.density_ratio >= self.ratio_target
+
+    @property
+    def met(self) -> bool:
+        return self.tokens_ok and self.ratio_ok
+
+
+def verdict(summaries: list[Summary]) -> Verdict:
+    ours = next(s for s in summaries if s.method == TRIPARTITE)
+    rag = [s for s in summaries if s.method != TRIPARTITE]
+    best = max(rag, key=lambda s: s.median_density)
+    ratio = ours.median_density / best.median_density if best.median_density else float("inf")
+    return Verdict(ours.median_tokens, best.method, ratio)

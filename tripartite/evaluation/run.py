@@ -1,0 +1,72 @@
+"""The evaluation from inputs to files: build the graph, compare, sweep, write."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import neo4j
+
+from tripartite import scripts
+from tripartite.config import Settings
+from tripartite.evaluation.measure import RagSetting, Summary, Verdict, measure_objects, summarize, verdict
+from tripartite.evaluation.plot import write_plot
+from tripartite.evaluation.report import write_json, write_markdown
+from tripartite.evaluation.sweep import sweep
+from tripartite.pipeline import Inputs, make_chunk_embedder, reset_graph, run_pipeline
+
+
+@dataclass(frozen=True)
+class EvalOptions:
+    alpha: float
+    beta: float
+    rag_settings: tuple[RagSetting, ...]
+    sweep_alphas: tuple[float, ...]
+    sweep_betas: tuple[float, ...]
+    question: str
+    out: Path
+    offline: bool = False
+    reset: bool = False
+    concurrency: int = 4
+
+
+@dataclass(frozen=True)
+class EvalResult:
+    summaries: list[Summary]
+    verdict: Verdict
+    files: dict[str, Path]
+    analysis_errors: list[str]
+
+
+def evaluate(settings: Settings, driver: neo4j.Driver, inputs: Inputs, options: EvalOptions,
+             say: Callable[[str], None]) -> EvalResult:
+    db = settings.neo4j_database
+    if options.reset:
+        say("emptying the database (--reset)")
+        reset_graph(driver, db)
+    built = run_pipeline(settings, driver, inputs, say, options.alpha, options.beta, offline=options.offline,
+                         concurrency=options.concurrency, exclusive=True)
+    embedder = make_chunk_embedder(settings, options.offline)
+    say(f"comparing prompts for {len(built.objects)} objects: Tripartite and "
+        f"{', '.join(s.label for s in options.rag_settings)}")
+    measurements = measure_objects(driver, db, embedder, built.objects, list(options.rag_settings), options.question,
+                                   options.alpha, options.beta)
+    summaries = summarize(measurements)
+    result_verdict = verdict(summaries)
+    say(f"alpha/beta sweep over {len(options.sweep_alphas)} x {len(options.sweep_betas)} values")
+    points = sweep(driver, db, built.objects, list(options.sweep_alphas), list(options.sweep_betas),
+                   options.question, restore=(options.alpha, options.beta))
+
+    options.out.mkdir(parents=True, exist_ok=True)
+    files = {"markdown": options.out / "eval.md", "json": options.out / "eval.json", "plot": options.out / "eval.png"}
+    counts = scripts.query(driver, db, "pipeline/graph_counts")[0]
+    context = {"documents": len(built.documents), "chunks": counts["chunks"], "graph": counts,
+               "ontology": built.ontology, "objects": len(built.objects), "provider": built.provider,
+               "model": built.model, "embedder": embedder.name, "alpha": options.alpha, "beta": options.beta,
+               "rag_settings": [s.label for s in options.rag_settings], "seconds": built.seconds,
+               "analysis": {k: v for k, v in built.analysis.items() if k != "stages"}}
+    write_markdown(files["markdown"], context, summaries, result_verdict, measurements, points, files["plot"].name)
+    write_json(files["json"], context, summaries, result_verdict, measurements, points)
+    write_plot(files["plot"], measurements, f"{len(built.objects)} objects, {built.ontology}: concepts covered "
+                                            "against prompt tokens")
+    return EvalResult(summaries, result_verdict, files, built.analysis_errors)

@@ -1,0 +1,41 @@
+"""How alpha and beta trade prompt length for coverage: the Tripartite prompts of every
+object under a grid of (alpha, beta), each point a reclassification of the same scores."""
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+import neo4j
+
+from tripartite.evaluation.measure import tripartite_measurement
+from tripartite.selection import reclassify
+
+
+@dataclass(frozen=True)
+class SweepPoint:
+    alpha: float
+    beta: float
+    median_tokens: float
+    median_covered: float
+    median_coverage: float
+    median_density: float
+
+
+def sweep(driver: neo4j.Driver, database: str, object_ids: list[str], alphas: list[float], betas: list[float],
+          question: str, restore: tuple[float, float], on_point=lambda alpha, beta: None) -> list[SweepPoint]:
+    """Every (alpha, beta) of the grid with beta < alpha (a blanket at or above alpha adds
+    nothing); the classification is put back to `restore` afterwards."""
+    points = []
+    try:
+        for alpha in alphas:
+            for beta in (b for b in betas if b < alpha):
+                on_point(alpha, beta)
+                reclassify(driver, database, alpha, beta)
+                rows = [tripartite_measurement(driver, database, o, question, alpha, beta) for o in object_ids]
+                points.append(SweepPoint(alpha, beta, statistics.median(r.tokens for r in rows),
+                                         statistics.median(r.covered for r in rows),
+                                         statistics.median(r.covered / r.concepts if r.concepts else 0.0 for r in rows),
+                                         statistics.median(r.density for r in rows)))
+    finally:
+        reclassify(driver, database, *restore)
+    return points

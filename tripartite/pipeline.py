@@ -1,0 +1,153 @@
+"""The main job end to end: documents, ontology and objects in; a selected graph out.
+
+The same steps the individual commands run (migrate, ingest, embed, ontology load, objects
+add, analyze, select), strung together for `tripartite demo` and `tripartite eval`. Every
+input is read and checked before the first write, so a bad file costs nothing.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import neo4j
+
+from tripartite import migrations, scripts
+from tripartite.config import Settings
+from tripartite.errors import TripartiteError
+
+
+class InputError(TripartiteError):
+    """A pipeline input (document, ontology, object) is missing or unreadable."""
+
+
+@dataclass(frozen=True)
+class Inputs:
+    documents: tuple[str, ...]   # files and folders
+    ontology: str                # a plugin name, a plugin folder or an ontology file
+    objects: tuple[str, ...]     # files and folders; one file is one object
+    kind: str | None = None      # the objects' kind (default: the plugin's first, else "object")
+
+
+@dataclass
+class PipelineReport:
+    ontology: str = ""
+    documents: list[str] = field(default_factory=list)
+    objects: list[str] = field(default_factory=list)
+    ingested: int = 0          # documents new or changed in this run
+    chunks_written: int = 0
+    provider: str = ""
+    model: str = ""
+    analysis: dict = field(default_factory=dict)
+    analysis_errors: list[str] = field(default_factory=list)
+    selection: dict = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+def run_pipeline(settings: Settings, driver: neo4j.Driver, inputs: Inputs, say: Callable[[str], None],
+                 alpha: float, beta: float, offline: bool = False, concurrency: int = 4,
+                 exclusive: bool = False) -> PipelineReport:
+    """Build the tripartite graph for `inputs` and select with alpha and beta. offline forces
+    the local embedder and the extractive provider even when an LLM is configured; exclusive
+    refuses a database that holds other documents, objects or ontologies."""
+    from tripartite.analysis import Analyzer
+    from tripartite.embeddings import MiniLMEmbedder, make_token_counter
+    from tripartite.lexical.embed import embed_chunks
+    from tripartite.lexical.ingest import ingest_paths
+    from tripartite.lexical.readers import discover, document_ids
+    from tripartite.llm.cache import AnswerCache
+    from tripartite.llm.providers import make_provider
+    from tripartite.llm.runner import LLMRunner
+    from tripartite.objects import add_objects, read_object
+    from tripartite.ontology import resolve
+    from tripartite.ontology_store import load_ontology
+    from tripartite.selection import select
+
+    db = settings.neo4j_database
+    report = PipelineReport()
+    ontology, plugin = resolve(inputs.ontology)
+    report.ontology = ontology.name
+    documents = discover(inputs.documents)
+    if documents.missing:
+        raise InputError(f"{documents.missing[0]}: no such document file or folder; fix the path")
+    if not documents.supported:
+        raise InputError(f"{', '.join(inputs.documents)}: no Markdown, text or PDF documents found")
+    report.documents = sorted(document_ids(documents.supported).values())
+    found = discover(inputs.objects)
+    if found.missing:
+        raise InputError(f"{found.missing[0]}: no such object file or folder; fix the path")
+    kind = inputs.kind or (plugin.object_kinds[0] if plugin and plugin.object_kinds else "object")
+    objects = [read_object(path, kind) for path in found.supported]
+    if not objects:
+        raise InputError(f"{', '.join(inputs.objects)}: no Markdown or text objects found")
+    report.objects = sorted(o.id for o in objects)
+    if exclusive:
+        other = foreign_content(driver, db, report.documents, report.objects, ontology.name)
+        if other:
+            raise InputError(f"the database also holds {'; '.join(other)}, which would leak into the comparison; "
+                             "use an empty database (or pass --reset to empty this one)")
+
+    def step(name: str, message: str, work: Callable[[], object]) -> object:
+        say(message)
+        started = time.perf_counter()
+        result = work()
+        report.seconds[name] = round(time.perf_counter() - started, 2)
+        return result
+
+    step("migrate", "migrations", lambda: migrations.migrate(driver, db, settings.migrations_dir))
+    counter = make_token_counter(settings)
+    ingested = step("ingest", f"ingesting {len(documents.supported)} documents (lexical graph)", lambda: ingest_paths(
+        driver, db, [str(p) for p in documents.supported], counter, settings.chunking.max_tokens,
+        int(settings.chunking.max_mb * 2**20)))
+    if ingested.failed:
+        raise InputError(f"{ingested.failed[0]['path']}: {ingested.failed[0]['error']}")
+    report.ingested = len(ingested.ingested)
+    report.chunks_written = ingested.chunks_written
+    analysis_embedder = MiniLMEmbedder(settings.cache_dir)  # extracts are compared in its space
+    chunk_embedder = make_chunk_embedder(settings, offline)
+    step("embed", f"embedding chunks ({chunk_embedder.name})", lambda: embed_chunks(driver, db, chunk_embedder))
+    step("ontology", f"loading the ontology {ontology.name}", lambda: load_ontology(driver, db, ontology))
+    step("objects", f"adding {len(objects)} objects ({kind})", lambda: add_objects(driver, db, objects))
+
+    provider = make_provider(settings, analysis_embedder, offline=offline)
+    report.provider, report.model = provider.name, provider.model
+    runner = LLMRunner(provider, AnswerCache(settings.llm_cache), concurrency=concurrency,
+                       backoff_seconds=settings.llm.backoff)
+    analyzer = Analyzer(driver, db, analysis_embedder, runner, ontology=ontology.name)
+    plan = analyzer.plan()
+    if not provider.offline and (plan.chunk_tasks or plan.object_tasks):
+        provider.check_reachable(settings.llm.base_url or "api.openai.com")
+    started = time.time()
+    report.analysis_errors = step(
+        "analyze", f"pre-analysis ({provider.name}): {len(plan.chunk_tasks)} chunk and "
+        f"{len(plan.object_tasks)} object calls", lambda: analyzer.execute(plan))
+    report.analysis = analyzer.record(started)
+    selection = step("select", f"selection in Cypher (alpha {alpha}, beta {beta})",
+                     lambda: select(driver, db, alpha, beta))
+    report.selection = vars(selection)
+    return report
+
+
+def make_chunk_embedder(settings: Settings, offline: bool):
+    """The chunks' embedder: the configured one, or the local model when offline."""
+    from tripartite.embeddings import MiniLMEmbedder, make_embedder
+
+    return MiniLMEmbedder(settings.cache_dir) if offline else make_embedder(settings)
+
+
+def foreign_content(driver: neo4j.Driver, database: str, document_ids: list[str], object_ids: list[str],
+                    ontology: str) -> list[str]:
+    """What the database holds besides the given documents, objects and ontology."""
+    row = scripts.query(driver, database, "pipeline/foreign_content", document_ids=document_ids,
+                        object_ids=object_ids, ontology=ontology)[0]
+    found = []
+    for label in ("documents", "objects", "ontologies"):
+        ids = sorted(row[label])
+        if ids:
+            found.append(f"{label} {', '.join(ids[:3])}" + (f" and {len(ids) - 3} more" if len(ids) > 3 else ""))
+    return found
+
+
+def reset_graph(driver: neo4j.Driver, database: str) -> None:
+    scripts.run_autocommit(driver, database, "pipeline/reset_graph")
