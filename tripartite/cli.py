@@ -694,7 +694,7 @@ def _number_list(kind: type, name: str):
 @click.option("--beta", type=float, default=0.5, show_default=True, callback=_probability("--beta"))
 @click.option("--top-k", default="1,3,5,10,20", show_default=True, callback=_number_list(int, "--top-k"),
               help="RAG settings: the k best chunks.")
-@click.option("--min-score", default="0.8,0.75,0.7", show_default=True, callback=_number_list(float, "--min-score"),
+@click.option("--min-score", default="0.68,0.66,0.64,0.62", show_default=True, callback=_number_list(float, "--min-score"),
               help="RAG settings: every chunk with score (1 + cos) / 2 at least this.")
 @click.option("--sweep-alpha", default="0.5,0.7,0.8,0.9,0.95,0.98", show_default=True,
               callback=_number_list(float, "--sweep-alpha"))

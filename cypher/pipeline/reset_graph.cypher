@@ -4,3 +4,7 @@
 
 MATCH (n) WHERE NOT n:__TripartiteMigration
 CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS;
+
+// The chunks' vector index is made by the first embedding run for that model's dimensions
+// (tripartite/lexical/embed.py); an emptied graph may be embedded by another model.
+DROP INDEX chunk_embedding IF EXISTS;

@@ -17,6 +17,7 @@ from tripartite.rag import rag_prompt, retrieve
 from tripartite.selection import build_prompt, prompt_material
 
 TRIPARTITE = "Tripartite"
+SAME_BUDGET = "RAG same budget"  # per object, as many top chunks as fit in the Tripartite prompt's tokens
 
 
 @dataclass(frozen=True)
@@ -73,15 +74,27 @@ def measure_objects(driver: neo4j.Driver, database: str, embedder, object_ids: l
     results: list[Measurement] = []
     for object_id in object_ids:
         on_object(object_id)
-        results.append(tripartite_measurement(driver, database, object_id, question, alpha, beta))
+        ours = tripartite_measurement(driver, database, object_id, question, alpha, beta)
+        results.append(ours)
         text = scripts.query(driver, database, "objects/object_text", object_id=object_id)[0]["text"]
         ranked = retrieve(driver, database, embedder, text, None, None)
-        for setting in settings:
-            chunks = setting.pick(ranked)
+
+        def rag(label: str, chunks: list[dict]) -> Measurement:
             prompt = rag_prompt(object_id, text, chunks, question)
             covered, total = coverage(driver, database, object_id, [c["chunk_id"] for c in chunks])
-            results.append(Measurement(object_id, setting.label, prompt["tokens"], total, covered, len(chunks)))
+            return Measurement(object_id, label, prompt["tokens"], total, covered, len(chunks))
+
+        results += [rag(setting.label, setting.pick(ranked)) for setting in settings]
+        results.append(rag(SAME_BUDGET, ranked[:_fitting(object_id, text, ranked, question, ours.tokens)]))
     return results
+
+
+def _fitting(object_id: str, text: str, ranked: list[dict], question: str, budget: int) -> int:
+    """The most top-ranked chunks whose RAG prompt stays within `budget` tokens."""
+    k = 0
+    while k < len(ranked) and rag_prompt(object_id, text, ranked[:k + 1], question)["tokens"] <= budget:
+        k += 1
+    return k
 
 
 @dataclass(frozen=True)
