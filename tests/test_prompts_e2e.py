@@ -55,6 +55,17 @@ def test_rag_baseline_top_k_and_min_score(selected):
     assert both.exit_code == 2 and "exactly one of" in both.output
 
 
+@pytest.mark.parametrize("object_id", ["patient-a", "patient-b", "patient-c"])
+def test_rag_top_k_is_the_exact_top_of_all_chunks(selected, object_id):
+    # The vector index is approximate; the baseline must still get the k best chunks.
+    def ids(k):
+        data = json.loads(invoke(["rag-prompt", object_id, "--top-k", str(k), "--format", "json"], selected).output)
+        return [c["chunk_id"] for c in data["chunks"]]
+    everything = ids(1000)
+    for k in (1, 3, 5, 10):
+        assert ids(k) == everything[:k]
+
+
 def test_ask_sends_the_prompt_and_prints_references(selected):
     offline = invoke(["ask", "patient-b"], selected)
     assert offline.exit_code == 1 and "ask needs an LLM" in offline.output
@@ -79,7 +90,7 @@ def test_demo_runs_end_to_end(neo4j_db, tmp_path, driver):
     assert data["prompt"]["object_id"] == "patient-b" and "References:" in data["prompt"]["prompt"]
     rows = {(row["object_id"], row["method"]): row for row in data["table"]}
     assert sorted({o for o, _ in rows}) == ["patient-a", "patient-b", "patient-c"]
-    assert {m for _, m in rows} == {"Tripartite", "RAG top-3", "RAG top-5"}
+    assert {m for _, m in rows} == {"Tripartite", "RAG top-3", "RAG top-5", "RAG same budget"}
     for object_id in ("patient-a", "patient-b", "patient-c"):
         ours = rows[(object_id, "Tripartite")]
         assert ours["concepts"] > 0 and 0 <= ours["covered"] <= ours["concepts"] and ours["chunks"] > 0
