@@ -188,8 +188,12 @@ def test_incremental_object_equals_full_recompute(selection_db):
     # A new object arrives and is scored on its own.
     new = {("o2", "c0"): [0, 0, 1]}
     write_graph(selection_db, new, {})
+    rebuilt = "MATCH (s:ScoreDistribution) RETURN s.concept_id AS c, s.rebuilt_at AS at ORDER BY c"
+    before = {r["c"]: r["at"] for r in selection_db.execute_query(rebuilt).records}
     report = select(selection_db, "neo4j", 0.5, 0.2, object_ids=["o2"])
-    assert report.concepts == 1  # only c0's percentiles were recomputed
+    after = {r["c"]: r["at"] for r in selection_db.execute_query(rebuilt).records}
+    assert report.concepts == 1 and report.candidates == 2  # o2's own candidates
+    assert after["c1"] == before["c1"] and after["c0"] > before["c0"]  # only c0's percentiles were recomputed
     assert stored(selection_db) == reference({**concerns, **new}, mentions, 0.5, 0.2)
 
 

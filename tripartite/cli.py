@@ -528,7 +528,8 @@ def _probability(name: str):
 @click.option("--json", "as_json", is_flag=True)
 @pass_context
 def select_command(obj: Context, alpha: float, beta: float, object_ids: tuple[str, ...], as_json: bool) -> None:
-    """Score every (object, concept, chunk) candidate and classify it (cypher/selection/)."""
+    """Score every (object, concept, chunk) candidate and classify it (cypher/selection/).
+    With --object, score those objects alone and update only what their scores change."""
     from tripartite.selection import select
 
     with connect(obj.settings) as driver:
@@ -536,7 +537,8 @@ def select_command(obj: Context, alpha: float, beta: float, object_ids: tuple[st
     if as_json:
         emit_json({"alpha": alpha, "beta": beta, **vars(report)})
     else:
-        click.echo(f"{report.candidates} candidates over {report.concepts} concepts: {report.selected_alpha} "
+        scope = f" of {', '.join(object_ids)}" if object_ids else ""
+        click.echo(f"{report.candidates} candidates{scope} over {report.concepts} concepts: {report.selected_alpha} "
                    f"selected by alpha > {alpha}, {report.selected_beta} more by the beta > {beta} blanket")
 
 

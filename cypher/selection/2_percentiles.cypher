@@ -19,7 +19,7 @@ CALL (k) {
   WITH e.w AS w ORDER BY w
   WITH collect(w) AS scores, 256 AS block_size
   MERGE (s:ScoreDistribution {concept_id: k.id})
-  SET s.n = size(scores), s.block_size = block_size,
+  SET s.n = size(scores), s.block_size = block_size, s.rebuilt_at = datetime(),
       s.bounds = [i IN range(0, size(scores) - 1, block_size) | scores[i]]
   WITH s, scores, block_size
   CALL (s, scores, block_size) {
