@@ -54,7 +54,8 @@ def test_eval_on_the_sample_corpus(neo4j_db, tmp_path, driver):
 
     rows = {(m["object_id"], m["method"]): m for m in report["objects"]}
     objects = sorted({o for o, _ in rows})
-    methods = ["Tripartite", "RAG top-1", "RAG top-3", "RAG score>=0.7", "RAG same budget"]
+    methods = ["Tripartite", "Tripartite, best 1 per concept", "Tripartite, best 2 per concept", "RAG top-1",
+               "RAG top-3", "RAG score>=0.7", "RAG same budget"]
     assert objects == ["patient-a", "patient-b", "patient-c"]
     assert [s["method"] for s in report["summary"]] == methods
     for object_id in objects:
@@ -62,6 +63,9 @@ def test_eval_on_the_sample_corpus(neo4j_db, tmp_path, driver):
         assert 0 < ours["covered"] <= ours["concepts"] and ours["tokens"] > 0
         assert rows[(object_id, "RAG top-1")]["chunks"] == 1 and rows[(object_id, "RAG top-3")]["chunks"] == 3
         assert rows[(object_id, "RAG same budget")]["tokens"] <= ours["tokens"]
+        one, two = rows[(object_id, "Tripartite, best 1 per concept")], rows[(object_id, "Tripartite, best 2 per concept")]
+        assert one["tokens"] <= two["tokens"] <= ours["tokens"] and one["chunks"] <= two["chunks"] <= ours["chunks"]
+        assert one["concepts"] == ours["concepts"]
         # Tripartite's coverage, recomputed here from the prompt the CLI prints.
         prompt = json.loads(invoke(["prompt", object_id, "--format", "json"], env).output)
         cited = sorted({e["chunk_id"] for c in prompt["concepts"] for e in c["evidence"]})
@@ -76,9 +80,10 @@ def test_eval_on_the_sample_corpus(neo4j_db, tmp_path, driver):
         mine = [m for m in report["objects"] if m["method"] == summary["method"]]
         assert summary["median_tokens"] == statistics.median(m["tokens"] for m in mine)
         assert summary["median_density"] == pytest.approx(statistics.median(m["density"] for m in mine))
-    target = report["target"]
-    assert target["met"] == (target["tokens_ok"] and target["ratio_ok"])
-    assert target["best_rag_method"] in methods[1:]
+    assert [t["method"] for t in report["targets"]] == methods[:3]
+    for target in report["targets"]:
+        assert target["met"] == (target["tokens_ok"] and target["ratio_ok"])
+        assert target["best_rag_method"] in methods[3:]
     # The sweep point at the run's own alpha and beta is the run itself.
     point = next(p for p in report["sweep"] if (p["alpha"], p["beta"]) == (0.9, 0.5))
     assert point["median_tokens"] == report["summary"][0]["median_tokens"]

@@ -38,6 +38,10 @@ def test_tripartite_prompt_covers_the_objects_concepts_with_references(selected)
     assert all(e["section_path"] and e["document"] for e in evidence)
     text = invoke(["prompt", "patient-b"], selected).output
     assert text.startswith("Question:") and "References:" in text
+    budget = json.loads(invoke(["prompt", "patient-b", "--format", "json", "--max-per-concept", "1"], selected).output)
+    assert [c["concept_id"] for c in budget["concepts"]] == [c["concept_id"] for c in data["concepts"]]
+    assert all(len(c["evidence"]) <= 1 for c in budget["concepts"]) and budget["tokens"] <= data["tokens"]
+    assert invoke(["prompt", "patient-b", "--max-per-concept", "0"], selected).exit_code == 2
 
 
 def test_rag_baseline_top_k_and_min_score(selected):

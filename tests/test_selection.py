@@ -278,3 +278,22 @@ def test_prompt_percentiles_match_the_candidates_view(selection_db):
                 assert (item["w"], item["p"], item["reason"]) == (w, p, reason)
                 cited += 1
     assert cited == sum(1 for _, _, reason in expected.values() if reason)
+
+
+def test_budget_keeps_each_concepts_best_extracts_in_reading_order(selection_db):
+    clear(selection_db)
+    concerns = {("o0", "c0"): [1, 0, 0], ("o0", "c1"): [0, 1, 0], ("o1", "c0"): [0, 0, 1], ("o1", "c1"): [0, 0, 1]}
+    mentions = {("c0", f"t{j}"): v for j, v in enumerate([[1, 0, 0], [1, 1, 0], [1, 0, 1], [1, 1, 1], [0, 1, 1]])}
+    mentions[("c1", "t0")] = [0, 0, 1]  # o0's c1 candidate has p = 0.5: neither alpha nor beta takes it
+    write_graph(selection_db, concerns, mentions)
+    selection_db.execute_query("""MATCH (t:Chunk) MERGE (d:Document {id: 'doc', title: 'Doc'})
+        MERGE (t)-[:FROM_DOCUMENT]->(d)""")
+    select(selection_db, "neo4j", 0.6, 0.5)
+    full = {r["concept_id"]: r["evidence"] for r in prompt_material(selection_db, "neo4j", "o0")}
+    for budget in (1, 2, 10):
+        kept = {r["concept_id"]: r["evidence"] for r in prompt_material(selection_db, "neo4j", "o0", budget)}
+        assert set(kept) == set(full) == {"c0", "c1"}  # a concept without evidence stays listed
+        for concept, evidence in full.items():
+            best = sorted(evidence, key=lambda e: (-e["w"], e["chunk_id"]))[:budget]
+            assert kept[concept] == [e for e in evidence if e in best]  # reading order kept
+    assert [e["chunk_id"] for e in full["c0"]] == ["t0", "t1", "t2"] and full["c1"] == []  # t1, t2 tie on w

@@ -546,13 +546,15 @@ def select_command(obj: Context, alpha: float, beta: float, object_ids: tuple[st
 @click.argument("object_id")
 @click.option("--question", default=None, help="The question about the object (default: a generic one).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--max-per-concept", type=click.IntRange(min=1), default=None,
+              help="A budget beyond the paper: each concept keeps only its N best extracts by w.")
 @pass_context
-def prompt_command(obj: Context, object_id: str, question: str | None, fmt: str) -> None:
+def prompt_command(obj: Context, object_id: str, question: str | None, fmt: str, max_per_concept: int | None) -> None:
     """The prompt for one object: its concepts, each with the selected evidence and references."""
     from tripartite.selection import DEFAULT_QUESTION, build_prompt, parameters, prompt_material
 
     with connect(obj.settings) as driver:
-        rows = prompt_material(driver, obj.settings.neo4j_database, object_id)
+        rows = prompt_material(driver, obj.settings.neo4j_database, object_id, max_per_concept)
         alpha, beta = parameters(driver, obj.settings.neo4j_database)
     if not rows:
         raise click.ClickException(f"object {object_id!r} has no analysed concepts; run `tripartite analyze` "
@@ -601,8 +603,10 @@ def rag_prompt_command(obj: Context, object_id: str, top_k: int | None, min_scor
 @cli.command("ask")
 @click.argument("object_id")
 @click.option("--question", default=None, help="The question about the object.")
+@click.option("--max-per-concept", type=click.IntRange(min=1), default=None,
+              help="A budget beyond the paper: each concept keeps only its N best extracts by w.")
 @pass_context
-def ask_command(obj: Context, object_id: str, question: str | None) -> None:
+def ask_command(obj: Context, object_id: str, question: str | None, max_per_concept: int | None) -> None:
     """Send the object's Tripartite prompt to the configured LLM; print the answer and references."""
     from tripartite.llm.cache import AnswerCache
     from tripartite.llm.providers import ProviderError, RetryableError, make_provider
@@ -614,7 +618,7 @@ def ask_command(obj: Context, object_id: str, question: str | None) -> None:
         raise click.ClickException("ask needs an LLM: set TRIPARTITE_LLM_MODEL (plus OPENAI_API_KEY, or "
                                    "OPENAI_BASE_URL for a local OpenAI-compatible server)")
     with connect(settings) as driver:
-        rows = prompt_material(driver, settings.neo4j_database, object_id)
+        rows = prompt_material(driver, settings.neo4j_database, object_id, max_per_concept)
         alpha, beta = parameters(driver, settings.neo4j_database)
     if not rows:
         raise click.ClickException(f"object {object_id!r} has no analysed concepts; run analyze and select first")
@@ -675,8 +679,10 @@ def demo_command(obj: Context, as_json: bool) -> None:
     click.echo("Explore the graph: http://127.0.0.1:%d/browser/ (see the README)" % settings.server.http_port)
 
 
-def _number_list(kind: type, name: str):
+def _number_list(kind: type, name: str, allow_none: bool = False):
     def parse(ctx, param, value: str):
+        if allow_none and value.strip().lower() == "none":
+            return ()
         try:
             values = tuple(kind(v) for v in value.split(",") if v.strip())
         except ValueError:
@@ -698,6 +704,8 @@ def _number_list(kind: type, name: str):
               help="RAG settings: the k best chunks.")
 @click.option("--min-score", default="0.68,0.66,0.64,0.62", show_default=True, callback=_number_list(float, "--min-score"),
               help="RAG settings: every chunk with score (1 + cos) / 2 at least this.")
+@click.option("--max-per-concept", "budgets", default="1,2", show_default=True, callback=_number_list(int, "--max-per-concept", allow_none=True),
+              help="Also measure Tripartite prompts with a budget of N best extracts per concept ('none' for no such rows).")
 @click.option("--sweep-alpha", default="0.5,0.7,0.8,0.9,0.95,0.98", show_default=True,
               callback=_number_list(float, "--sweep-alpha"))
 @click.option("--sweep-beta", default="0,0.3,0.5,0.7,0.9", show_default=True,
@@ -712,7 +720,7 @@ def _number_list(kind: type, name: str):
 @pass_context
 def eval_command(obj: Context, documents: tuple[str, ...], ontology: str, objects: str, kind: str | None,
                  alpha: float, beta: float, top_k: tuple[int, ...], min_score: tuple[float, ...],
-                 sweep_alpha: tuple[float, ...], sweep_beta: tuple[float, ...], question: str | None, out: str,
+                 budgets: tuple[int, ...], sweep_alpha: tuple[float, ...], sweep_beta: tuple[float, ...], question: str | None, out: str,
                  offline: bool, reset: bool, concurrency: int, as_json: bool) -> None:
     """Compare Tripartite prompts with vector RAG on DOCUMENTS..., ONTOLOGY and OBJECTS:
     per object, prompt tokens and how many of its concepts each prompt covers."""
@@ -728,17 +736,18 @@ def eval_command(obj: Context, documents: tuple[str, ...], ontology: str, object
     quiet = (lambda message: None) if as_json else say
     rag = tuple(RagSetting(top_k=k) for k in top_k) + tuple(RagSetting(min_score=s) for s in min_score)
     options = EvalOptions(alpha, beta, rag, sweep_alpha, sweep_beta, question or DEFAULT_QUESTION, Path(out),
-                          offline=offline, reset=reset, concurrency=concurrency)
+                          offline=offline, reset=reset, concurrency=concurrency, budgets=budgets)
     _ensure_server(obj, quiet)
     with connect(settings) as driver:
         result = evaluate(settings, driver, Inputs(documents, ontology, (objects,), kind), options, quiet)
     if as_json:
         emit_json({"files": {k: str(v) for k, v in result.files.items()},
-                   "summary": [vars(s) for s in result.summaries], "met": result.verdict.met,
+                   "summary": [vars(s) for s in result.summaries],
+                   "targets": {v.method: v.met for v in result.verdicts},
                    "analysis_errors": result.analysis_errors})
     else:
         click.echo("")
-        for line in summary_table(result.summaries) + [""] + verdict_lines(result.verdict):
+        for line in summary_table(result.summaries) + [""] + verdict_lines(result.verdicts):
             click.echo(line)
         click.echo("\nwritten: " + ", ".join(str(p) for p in result.files.values()))
     if result.analysis_errors:

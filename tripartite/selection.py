@@ -75,8 +75,11 @@ def parameters(driver: neo4j.Driver, database: str) -> tuple[float | None, float
     return (rows[0]["alpha"], rows[0]["beta"]) if rows else (None, None)
 
 
-def prompt_material(driver: neo4j.Driver, database: str, object_id: str) -> list[dict]:
-    return scripts.query(driver, database, "selection/4_prompt", object_id=object_id)
+def prompt_material(driver: neo4j.Driver, database: str, object_id: str,
+                    max_per_concept: int | None = None) -> list[dict]:
+    """Each concept of the object with its selected evidence in reading order; with
+    max_per_concept, only each concept's best extracts by w (a budget beyond the paper)."""
+    return scripts.query(driver, database, "selection/4_prompt", object_id=object_id, max_per_concept=max_per_concept)
 
 
 def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float, beta: float) -> dict:

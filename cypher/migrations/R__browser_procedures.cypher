@@ -1,5 +1,6 @@
 // Browser-callable procedures (APOC Extended's apoc.custom), running the same files as the
-// CLI: `CALL custom.tripartite.prompt('patient-b')` and `CALL custom.tripartite.trace($id)`.
+// CLI: `CALL custom.tripartite.prompt('patient-b')` (or ('patient-b', 1) for a budget of one extract
+// per concept) and `CALL custom.tripartite.trace($id)`.
 // Skipped, and tried again on the next migrate, where APOC Extended is not installed.
 // The selection itself commits in small transactions, which a procedure cannot do; run its
 // scripts in the Browser with :auto (see the README).
@@ -9,7 +10,7 @@
 // @include: trace_query = lexical/trace_chunk
 
 CALL apoc.custom.installProcedure(
-  'tripartite.prompt(object_id :: STRING) :: (object_id :: STRING, kind :: STRING, concept_id :: STRING, name :: STRING, summary :: STRING, evidence :: LIST OF MAP)',
+  'tripartite.prompt(object_id :: STRING, max_per_concept = null :: INTEGER) :: (object_id :: STRING, kind :: STRING, concept_id :: STRING, name :: STRING, summary :: STRING, evidence :: LIST OF MAP)',
   $prompt_query, $database, 'read',
   'The prompt material of one object: its concepts with the selected evidence (cypher/selection/4_prompt.cypher).');
 

@@ -1,11 +1,17 @@
 // Step 5: the material of the prompt for one object: each concept of the object with its
 // extract e(o,c), followed by the selected e(c,t) extracts in document reading order, each
 // with its reference (document, section path, chunk), its score w and its percentile p.
-// Browser: :param object_id => 'patient-a'
+// $max_per_concept, when set, is a budget: each concept keeps its best extracts by w (ties by
+// chunk id), still printed in reading order. The paper's selection is max_per_concept null.
+// Browser: :param object_id => 'patient-a'; :param max_per_concept => null
 
 MATCH (o:Object {id: $object_id})-[oc:CONCERNS]->(c:Concept)
 CALL (o, c) {
   OPTIONAL MATCH (e:Evidence) WHERE e.object_id = o.id AND e.concept_id = c.id AND e.selected = true
+  WITH e ORDER BY e.w DESC, e.chunk_id
+  WITH collect(e) AS ranked
+  WITH CASE WHEN $max_per_concept IS NULL THEN ranked ELSE ranked[..$max_per_concept] END AS kept
+  UNWIND CASE WHEN kept = [] THEN [null] ELSE kept END AS e
   OPTIONAL MATCH (t:Chunk {id: e.chunk_id})-[:FROM_DOCUMENT]->(d:Document)
   OPTIONAL MATCH (c)-[m:MENTIONED_IN]->(t)
   OPTIONAL MATCH (s:Section {id: t.section_id})

@@ -17,6 +17,15 @@ from tripartite.rag import rag_prompt, retrieve
 from tripartite.selection import build_prompt, prompt_material
 
 TRIPARTITE = "Tripartite"
+
+
+def budget_label(budget: int) -> str:
+    """The method name of Tripartite prompts keeping each concept's `budget` best extracts."""
+    return f"Tripartite, best {budget} per concept"
+
+
+def is_tripartite(method: str) -> bool:
+    return method.startswith(TRIPARTITE)
 SAME_BUDGET = "RAG same budget"  # per object, as many top chunks as fit in the Tripartite prompt's tokens
 
 
@@ -58,24 +67,29 @@ def coverage(driver: neo4j.Driver, database: str, object_id: str, chunk_ids: lis
 
 
 def tripartite_measurement(driver: neo4j.Driver, database: str, object_id: str, question: str,
-                           alpha: float | None = None, beta: float | None = None) -> Measurement:
-    built = build_prompt(object_id, prompt_material(driver, database, object_id), question, alpha, beta)
+                           alpha: float | None = None, beta: float | None = None,
+                           budget: int | None = None) -> Measurement:
+    rows = prompt_material(driver, database, object_id, budget)
+    built = build_prompt(object_id, rows, question, alpha, beta)
     cited = sorted({e["chunk_id"] for c in built["concepts"] for e in c["evidence"]})
     covered, total = coverage(driver, database, object_id, cited)
-    return Measurement(object_id, TRIPARTITE, built["tokens"], total, covered, len(cited))
+    method = TRIPARTITE if budget is None else budget_label(budget)
+    return Measurement(object_id, method, built["tokens"], total, covered, len(cited))
 
 
 def measure_objects(driver: neo4j.Driver, database: str, embedder, object_ids: list[str],
                     settings: list[RagSetting], question: str, alpha: float, beta: float,
-                    on_object=lambda object_id: None) -> list[Measurement]:
-    """The Tripartite prompt and every RAG setting, for each object. RAG ranks all chunks
-    once per object (neo4j-graphrag's VectorRetriever, the object's text as the query) and
-    each setting takes its share of that ranking."""
+                    budgets: list[int] = (), on_object=lambda object_id: None) -> list[Measurement]:
+    """The Tripartite prompt (and its budgeted variants) and every RAG setting, for each
+    object. RAG ranks all chunks once per object (neo4j-graphrag's VectorRetriever, the
+    object's text as the query) and each setting takes its share of that ranking."""
     results: list[Measurement] = []
     for object_id in object_ids:
         on_object(object_id)
         ours = tripartite_measurement(driver, database, object_id, question, alpha, beta)
         results.append(ours)
+        results += [tripartite_measurement(driver, database, object_id, question, alpha, beta, budget)
+                    for budget in budgets]
         text = scripts.query(driver, database, "objects/object_text", object_id=object_id)[0]["text"]
         ranked = retrieve(driver, database, embedder, text, None, None)
 
@@ -122,6 +136,7 @@ def summarize(measurements: list[Measurement]) -> list[Summary]:
 
 @dataclass(frozen=True)
 class Verdict:
+    method: str                   # the Tripartite variant judged
     tripartite_median_tokens: float
     best_rag_method: str
     density_ratio: float          # Tripartite's median density over the best RAG setting's
@@ -141,9 +156,10 @@ class Verdict:
         return self.tokens_ok and self.ratio_ok
 
 
-def verdict(summaries: list[Summary]) -> Verdict:
-    ours = next(s for s in summaries if s.method == TRIPARTITE)
-    rag = [s for s in summaries if s.method != TRIPARTITE]
+def verdicts_of(summaries: list[Summary]) -> list[Verdict]:
+    """The targets, judged for each Tripartite variant against the best RAG setting."""
+    rag = [s for s in summaries if not is_tripartite(s.method)]
     best = max(rag, key=lambda s: s.median_density)
-    ratio = ours.median_density / best.median_density if best.median_density else float("inf")
-    return Verdict(ours.median_tokens, best.method, ratio)
+    return [Verdict(ours.method, ours.median_tokens, best.method,
+                    ours.median_density / best.median_density if best.median_density else float("inf"))
+            for ours in summaries if is_tripartite(ours.method)]

@@ -22,11 +22,14 @@ def summary_table(summaries: list[Summary]) -> list[str]:
     return lines
 
 
-def verdict_lines(v: Verdict) -> list[str]:
-    return [f"- Median Tripartite prompt: {v.tripartite_median_tokens:,.0f} tokens "
-            f"(target <= {v.token_target:,.0f}): {'met' if v.tokens_ok else 'NOT met'}.",
-            f"- Density against the best RAG setting ({v.best_rag_method}): {v.density_ratio:.2f}x "
-            f"(target >= {v.ratio_target:g}x): {'met' if v.ratio_ok else 'NOT met'}."]
+def verdict_lines(verdicts: list[Verdict]) -> list[str]:
+    lines = []
+    for v in verdicts:
+        lines.append(f"- {v.method}: median prompt {v.tripartite_median_tokens:,.0f} tokens (target <= "
+                     f"{v.token_target:,.0f}: {'met' if v.tokens_ok else 'NOT met'}); density "
+                     f"{v.density_ratio:.2f}x the best RAG setting's, {v.best_rag_method} (target >= "
+                     f"{v.ratio_target:g}x: {'met' if v.ratio_ok else 'NOT met'}).")
+    return lines
 
 
 def per_object_table(measurements: list[Measurement]) -> list[str]:
@@ -52,24 +55,25 @@ def sweep_table(points: list[SweepPoint]) -> list[str]:
     return lines
 
 
-def write_markdown(path: Path, context: dict, summaries: list[Summary], v: Verdict,
+def write_markdown(path: Path, context: dict, summaries: list[Summary], verdicts: list[Verdict],
                    measurements: list[Measurement], points: list[SweepPoint], plot_name: str) -> None:
     lines = ["# Tripartite prompts against vector RAG", "",
              f"Documents: {context['documents']} ({context['chunks']} chunks); ontology: {context['ontology']}; "
              f"objects: {context['objects']}; extraction: {context['provider']} ({context['model']}); "
              f"chunk embeddings: {context['embedder']}; alpha {context['alpha']}, beta {context['beta']}.", "",
-             COVERED, "", *summary_table(summaries), "", *verdict_lines(v), "",
+             COVERED, "", *summary_table(summaries), "", *verdict_lines(verdicts), "",
              f"![concepts covered against prompt tokens]({plot_name})", "",
              "## Per object", "", *per_object_table(measurements), "",
              "## Alpha and beta", "", *sweep_table(points), ""]
     path.write_text("\n".join(lines), encoding="utf-8")
 
 
-def write_json(path: Path, context: dict, summaries: list[Summary], v: Verdict,
+def write_json(path: Path, context: dict, summaries: list[Summary], verdicts: list[Verdict],
                measurements: list[Measurement], points: list[SweepPoint]) -> None:
     data = {**context, "covered_definition": COVERED,
             "summary": [asdict(s) for s in summaries],
-            "target": {**asdict(v), "tokens_ok": v.tokens_ok, "ratio_ok": v.ratio_ok, "met": v.met},
+            "targets": [{**asdict(v), "tokens_ok": v.tokens_ok, "ratio_ok": v.ratio_ok, "met": v.met}
+                        for v in verdicts],
             "objects": [{**asdict(m), "density": m.density} for m in measurements],
             "sweep": [asdict(p) for p in points]}
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")

@@ -9,7 +9,7 @@ import neo4j
 
 from tripartite import scripts
 from tripartite.config import Settings
-from tripartite.evaluation.measure import RagSetting, Summary, Verdict, measure_objects, summarize, verdict
+from tripartite.evaluation.measure import RagSetting, Summary, Verdict, measure_objects, summarize, verdicts_of
 from tripartite.evaluation.plot import write_plot
 from tripartite.evaluation.report import write_json, write_markdown
 from tripartite.evaluation.sweep import sweep
@@ -28,12 +28,13 @@ class EvalOptions:
     offline: bool = False
     reset: bool = False
     concurrency: int = 4
+    budgets: tuple[int, ...] = ()  # also Tripartite with at most N extracts per concept
 
 
 @dataclass(frozen=True)
 class EvalResult:
     summaries: list[Summary]
-    verdict: Verdict
+    verdicts: list[Verdict]  # one per Tripartite variant: the paper's, then each budget
     files: dict[str, Path]
     analysis_errors: list[str]
 
@@ -50,9 +51,9 @@ def evaluate(settings: Settings, driver: neo4j.Driver, inputs: Inputs, options: 
     say(f"comparing prompts for {len(built.objects)} objects: Tripartite and "
         f"{', '.join(s.label for s in options.rag_settings)}")
     measurements = measure_objects(driver, db, embedder, built.objects, list(options.rag_settings), options.question,
-                                   options.alpha, options.beta)
+                                   options.alpha, options.beta, budgets=list(options.budgets))
     summaries = summarize(measurements)
-    result_verdict = verdict(summaries)
+    verdicts = verdicts_of(summaries)
     say(f"alpha/beta sweep over {len(options.sweep_alphas)} x {len(options.sweep_betas)} values")
     points = sweep(driver, db, built.objects, list(options.sweep_alphas), list(options.sweep_betas),
                    options.question, restore=(options.alpha, options.beta))
@@ -62,11 +63,11 @@ def evaluate(settings: Settings, driver: neo4j.Driver, inputs: Inputs, options: 
     counts = scripts.query(driver, db, "pipeline/graph_counts")[0]
     context = {"documents": len(built.documents), "chunks": counts["chunks"], "graph": counts,
                "ontology": built.ontology, "objects": len(built.objects), "provider": built.provider,
-               "model": built.model, "embedder": embedder.name, "alpha": options.alpha, "beta": options.beta,
+               "model": built.model, "embedder": embedder.name, "alpha": options.alpha, "beta": options.beta, "budgets": list(options.budgets),
                "rag_settings": [s.label for s in options.rag_settings], "seconds": built.seconds,
                "analysis": {k: v for k, v in built.analysis.items() if k != "stages"}}
-    write_markdown(files["markdown"], context, summaries, result_verdict, measurements, points, files["plot"].name)
-    write_json(files["json"], context, summaries, result_verdict, measurements, points)
+    write_markdown(files["markdown"], context, summaries, verdicts, measurements, points, files["plot"].name)
+    write_json(files["json"], context, summaries, verdicts, measurements, points)
     write_plot(files["plot"], measurements, f"{len(built.objects)} objects, {built.ontology}: concepts covered "
                                             "against prompt tokens")
-    return EvalResult(summaries, result_verdict, files, built.analysis_errors)
+    return EvalResult(summaries, verdicts, files, built.analysis_errors)
