@@ -18,7 +18,7 @@ def write_plot(path: Path, measurements: list[Measurement], title: str) -> None:
     rag = [m for m in methods if not is_tripartite(m)]
     # Distinct colours per RAG setting (orange is Tripartite's); squares for the min-score ones.
     palette = [c for i, c in enumerate(plt.get_cmap("tab20").colors) if i not in (2, 3)]
-    fig, ax = plt.subplots(figsize=(9, 5.5), dpi=120)
+    fig, ax = plt.subplots(figsize=(11, 5.5), dpi=120)
     for n, method in enumerate(rag):
         rows = [m for m in measurements if m.method == method]
         ax.scatter([m.tokens for m in rows], [m.covered for m in rows], s=16, alpha=0.75, label=method,
@@ -37,7 +37,7 @@ def write_plot(path: Path, measurements: list[Measurement], title: str) -> None:
     ax.set_ylabel("object's concepts covered by the prompt")
     ax.set_title(title)
     ax.grid(True, which="both", alpha=0.25)
-    ax.legend(fontsize=7, loc="upper left", ncol=2)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
