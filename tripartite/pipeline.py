@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable
 
 import neo4j
@@ -112,17 +111,20 @@ def run_pipeline(settings: Settings, driver: neo4j.Driver, inputs: Inputs, say: 
 
     provider = make_provider(settings, analysis_embedder, offline=offline)
     report.provider, report.model = provider.name, provider.model
-    runner = LLMRunner(provider, AnswerCache(settings.llm_cache), concurrency=concurrency,
-                       backoff_seconds=settings.llm.backoff)
-    analyzer = Analyzer(driver, db, analysis_embedder, runner, ontology=ontology.name)
-    plan = analyzer.plan()
-    if not provider.offline and (plan.chunk_tasks or plan.object_tasks):
-        provider.check_reachable(settings.llm.base_url or "api.openai.com")
-    started = time.time()
-    report.analysis_errors = step(
-        "analyze", f"pre-analysis ({provider.name}): {len(plan.chunk_tasks)} chunk and "
-        f"{len(plan.object_tasks)} object calls", lambda: analyzer.execute(plan))
-    report.analysis = analyzer.record(started)
+    cache = AnswerCache(settings.llm_cache)
+    try:
+        runner = LLMRunner(provider, cache, concurrency=concurrency, backoff_seconds=settings.llm.backoff)
+        analyzer = Analyzer(driver, db, analysis_embedder, runner, ontology=ontology.name)
+        plan = analyzer.plan()
+        if not provider.offline and (plan.chunk_tasks or plan.object_tasks):
+            provider.check_reachable(settings.llm.base_url or "api.openai.com")
+        started = time.time()
+        report.analysis_errors = step(
+            "analyze", f"pre-analysis ({provider.name}): {len(plan.chunk_tasks)} chunk and "
+            f"{len(plan.object_tasks)} object calls", lambda: analyzer.execute(plan))
+        report.analysis = analyzer.record(started)
+    finally:
+        cache.close()
     selection = step("select", f"selection in Cypher (alpha {alpha}, beta {beta})",
                      lambda: select(driver, db, alpha, beta))
     report.selection = vars(selection)
