@@ -137,3 +137,21 @@ def test_eval_with_an_openai_compatible_endpoint(neo4j_db, tmp_path):
         assert offline.exit_code == 0, offline.output
         report = json.load(open(json.loads(offline.output)["files"]["json"], encoding="utf-8"))
         assert report["provider"] == "extractive" and len(server.chat_requests()) == calls
+
+
+def test_eval_checks_its_inputs_before_reset_empties_anything(neo4j_db, tmp_path, driver):
+    env = cli_env(neo4j_db, tmp_path)
+    driver.execute_query("CREATE (:Document {id: 'keep-me', title: 'Other'})", database_=neo4j_db.database)
+    objects = tmp_path / "objects"
+    (objects / "a").mkdir(parents=True)
+    (objects / "b").mkdir()
+    (objects / "a" / "case.md").write_text("# Case\n\nChest pain.\n")
+    (objects / "b" / "case.md").write_text("# Case\n\nShortness of breath.\n")
+    result = invoke(["eval", str(samples_dir() / "guidelines"), "cardiology", str(objects), "--reset",
+                     "--out", str(tmp_path / "out")], env)
+    assert result.exit_code == 1 and "two object files give the id case" in result.output
+    records, _, _ = driver.execute_query("MATCH (d:Document) RETURN collect(d.id) AS ids")
+    assert records[0]["ids"] == ["keep-me"]  # --reset did not run
+    for bad in (["--top-k", "0"], ["--sweep-alpha", "-0.1"], ["--max-per-concept", "0"]):
+        refused = invoke(eval_args(tmp_path / "out", *bad), env)
+        assert refused.exit_code == 2 and "out of range" in refused.output

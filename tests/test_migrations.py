@@ -213,3 +213,17 @@ def test_repeatable_migration_reruns_when_its_include_changes(driver, neo4j_db, 
     assert scalar(driver, "MATCH (d:Definition) RETURN d.body", neo4j_db.database) == "RETURN 2 AS two"
     assert scalar(driver, "MATCH (m:__TripartiteMigration {file: 'R__define.cypher'}) RETURN count(m)",
                   neo4j_db.database) == 1
+
+
+def test_a_versioned_migration_can_become_repeatable(driver, neo4j_db, tmp_path):
+    # A database migrated when the definitions were V002; the project now ships them as R__.
+    write(tmp_path, "V001__base.cypher", "CREATE (:Thing {id: 1});")
+    write(tmp_path, "V002__definitions.cypher", "MERGE (d:Definition) SET d.body = 'old';")
+    assert run(driver, tmp_path, neo4j_db.database) == ["V001__base.cypher", "V002__definitions.cypher"]
+    (tmp_path / "V002__definitions.cypher").unlink()
+    write(tmp_path, "R__definitions.cypher", "MERGE (d:Definition) SET d.body = 'new';")
+    write(tmp_path, "V003__more.cypher", "CREATE (:Thing {id: 3});")
+    assert run(driver, tmp_path, neo4j_db.database) == ["V003__more.cypher", "R__definitions.cypher"]
+    assert scalar(driver, "MATCH (d:Definition) RETURN d.body", neo4j_db.database) == "new"
+    states = {s.label: s.state for s in migrations.status(driver, neo4j_db.database, tmp_path)}
+    assert states == {"V001": "applied", "V002": "superseded", "V003": "applied", "R": "applied"}

@@ -154,17 +154,21 @@ def test_objects_add_is_idempotent_and_a_change_drops_derived_edges(driver, env,
     assert sorted(first["added"]) == ["patient-a", "patient-b", "patient-c"]
     again = json.loads(invoke(["objects", "add", str(folder), "--kind", "anamnesis", "--json"], env).output)
     assert again == {"added": [], "changed": [], "unchanged": ["patient-a", "patient-b", "patient-c"]}
-    driver.execute_query("""MATCH (o:Object {id: 'patient-a'})
+    driver.execute_query("""MATCH (o:Object {id: 'patient-a'}) SET o.analysed_concepts = ['t:x']
         CREATE (o)-[:CONCERNS {summary: 'old'}]->(:Concept {id: 't:x'})
         CREATE (:Evidence {object_id: 'patient-a', concept_id: 't:x', chunk_id: 'c', w: 0.1})""")
     (folder / "patient-a.md").write_text((folder / "patient-a.md").read_text() + "\nPLAN: follow-up in a week.\n")
     changed = json.loads(invoke(["objects", "add", str(folder / "patient-a.md"), "--kind", "anamnesis", "--json"],
                                 env).output)
     assert changed["changed"] == ["patient-a"]
-    state = one(driver, """MATCH (o:Object {id: 'patient-a'})
+    state = """MATCH (o:Object {id: 'patient-a'})
         RETURN o.text CONTAINS 'follow-up' AS updated, COUNT { (o)-[:CONCERNS]->() } AS concerns,
-               COUNT { (:Evidence {object_id: 'patient-a'}) } AS evidence, o.kind AS kind""")
-    assert state == {"updated": True, "concerns": 0, "evidence": 0, "kind": "anamnesis"}
+               o.analysed_concepts IS NULL AS reanalyse, COUNT { (:Evidence {object_id: 'patient-a'}) } AS evidence,
+               o.kind AS kind"""
+    # Its extracts go and `analyze` will read it again; its Evidence goes with the next select.
+    assert one(driver, state) == {"updated": True, "concerns": 0, "reanalyse": True, "evidence": 1, "kind": "anamnesis"}
+    assert invoke(["select", "--object", "patient-a"], env).exit_code == 0
+    assert one(driver, state)["evidence"] == 0
     bad = tmp_path / "bad.md"
     bad.write_bytes(b"\xff\xfe broken")
     result = invoke(["objects", "add", str(bad), str(folder), "--kind", "anamnesis"], env)

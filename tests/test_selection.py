@@ -297,3 +297,23 @@ def test_budget_keeps_each_concepts_best_extracts_in_reading_order(selection_db)
             best = sorted(evidence, key=lambda e: (-e["w"], e["chunk_id"]))[:budget]
             assert kept[concept] == [e for e in evidence if e in best]  # reading order kept
     assert [e["chunk_id"] for e in full["c0"]] == ["t0", "t1", "t2"] and full["c1"] == []  # t1, t2 tie on w
+
+
+def test_incremental_run_reclassifies_concepts_never_classified_by_this_version(selection_db):
+    # A database from before the per-concept distributions: stale classes on Evidence and no
+    # record of which thresholds they reflect. The next incremental run must not trust them.
+    clear(selection_db)
+    concerns = {("o0", "c0"): [1, 0, 0], ("o1", "c0"): [0, 1, 0]}
+    mentions = {("c0", "t0"): [1, 0, 0], ("c0", "t1"): [0, 1, 1], ("c0", "t2"): [1, 1, 1]}
+    write_graph(selection_db, concerns, mentions)
+    select(selection_db, "neo4j", 0.5, 0.3)
+    selection_db.execute_query("MATCH (s:ScoreDistribution) REMOVE s.classified, s.classified_alpha_w, s.classified_beta_w")
+    selection_db.execute_query("MATCH (e:Evidence) SET e.selected = true, e.reason = 'alpha', e.p = 0.99, e.id = 'old'")
+    new = {("o2", "c0"): [0, 0, 1]}
+    write_graph(selection_db, new, {})
+    select(selection_db, "neo4j", 0.5, 0.3, object_ids=["o2"])
+    assert stored(selection_db) == reference({**concerns, **new}, mentions, 0.5, 0.3)
+    # A full run also drops the properties Evidence carried before.
+    select(selection_db, "neo4j", 0.5, 0.3)
+    records, _, _ = selection_db.execute_query("MATCH (e:Evidence) WHERE e.p IS NOT NULL OR e.id IS NOT NULL RETURN count(e)")
+    assert records[0][0] == 0

@@ -679,7 +679,9 @@ def demo_command(obj: Context, as_json: bool) -> None:
     click.echo("Explore the graph: http://127.0.0.1:%d/browser/ (see the README)" % settings.server.http_port)
 
 
-def _number_list(kind: type, name: str, allow_none: bool = False):
+def _number_list(kind: type, name: str, allow_none: bool = False, low: float | None = None,
+                 high: float | None = None):
+    """A comma-separated list of numbers, each within [low, high]."""
     def parse(ctx, param, value: str):
         if allow_none and value.strip().lower() == "none":
             return ()
@@ -689,6 +691,10 @@ def _number_list(kind: type, name: str, allow_none: bool = False):
             raise click.BadParameter(f"{value!r}: give comma-separated numbers, e.g. 1,3,5", param_hint=name) from None
         if not values:
             raise click.BadParameter("give at least one value", param_hint=name)
+        for v in values:
+            if (low is not None and v < low) or (high is not None and v > high):
+                bounds = f"{low:g} to {high:g}" if high is not None else f"at least {low:g}"
+                raise click.BadParameter(f"{v:g} is out of range; use {bounds}", param_hint=name)
         return values
     return parse
 
@@ -700,16 +706,16 @@ def _number_list(kind: type, name: str, allow_none: bool = False):
 @click.option("--kind", help="The objects' kind (default: the plugin's, else 'object').")
 @click.option("--alpha", type=float, default=0.9, show_default=True, callback=_probability("--alpha"))
 @click.option("--beta", type=float, default=0.5, show_default=True, callback=_probability("--beta"))
-@click.option("--top-k", default="1,3,5,10,20", show_default=True, callback=_number_list(int, "--top-k"),
+@click.option("--top-k", default="1,3,5,10,20", show_default=True, callback=_number_list(int, "--top-k", low=1),
               help="RAG settings: the k best chunks.")
-@click.option("--min-score", default="0.68,0.66,0.64,0.62", show_default=True, callback=_number_list(float, "--min-score"),
+@click.option("--min-score", default="0.68,0.66,0.64,0.62", show_default=True, callback=_number_list(float, "--min-score", low=0, high=1),
               help="RAG settings: every chunk with score (1 + cos) / 2 at least this.")
-@click.option("--max-per-concept", "budgets", default="1,2", show_default=True, callback=_number_list(int, "--max-per-concept", allow_none=True),
+@click.option("--max-per-concept", "budgets", default="1,2", show_default=True, callback=_number_list(int, "--max-per-concept", allow_none=True, low=1),
               help="Also measure Tripartite prompts with a budget of N best extracts per concept ('none' for no such rows).")
 @click.option("--sweep-alpha", default="0.5,0.7,0.8,0.9,0.95,0.98", show_default=True,
-              callback=_number_list(float, "--sweep-alpha"))
+              callback=_number_list(float, "--sweep-alpha", low=0, high=1))
 @click.option("--sweep-beta", default="0,0.3,0.5,0.7,0.9", show_default=True,
-              callback=_number_list(float, "--sweep-beta"))
+              callback=_number_list(float, "--sweep-beta", low=0, high=1))
 @click.option("--question", default=None, help="The question in every prompt (default: a generic one).")
 @click.option("--out", default="eval-results", show_default=True, type=click.Path(file_okay=False),
               help="Folder for eval.md, eval.json and eval.png.")

@@ -20,12 +20,12 @@ ALPHA, BETA = 0.9, 0.5
 
 def run_demo(settings: Settings, driver: neo4j.Driver, say: Callable[[str], None]) -> dict:
     from tripartite.evaluation.measure import RagSetting, measure_objects
-    from tripartite.pipeline import Inputs, make_chunk_embedder, run_pipeline
+    from tripartite.pipeline import Inputs, make_chunk_embedder, prepare, run_pipeline
     from tripartite.selection import DEFAULT_QUESTION, build_prompt, prompt_material
 
     inputs = Inputs((str(samples_dir() / "guidelines"),), "cardiology", (str(samples_dir() / "objects"),), "anamnesis")
     steps = iter(range(1, 9))
-    built = run_pipeline(settings, driver, inputs, lambda message: say(f"{next(steps)}/8 {message}"), ALPHA, BETA,
+    built = run_pipeline(settings, driver, prepare(inputs), lambda message: say(f"{next(steps)}/8 {message}"), ALPHA, BETA,
                          offline=True)
     db = settings.neo4j_database
     say("8/8 prompts and the comparison with vector RAG")

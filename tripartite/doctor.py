@@ -50,7 +50,7 @@ def _migrations_check(driver, settings: Settings) -> Check:
         states = migrations.status(driver, settings.neo4j_database, settings.migrations_dir)
     except TripartiteError as exc:
         return Check("migrations current", False, str(exc))
-    bad = [s for s in states if s.state not in ("applied", "optional")]
+    bad = [s for s in states if s.state not in ("applied", "optional", "superseded")]
     if not bad:
         return Check("migrations current", True, f"{len(states)} applied")
     summary = ", ".join(f"{s.label} {s.state}" for s in bad)

@@ -15,7 +15,9 @@ database (APOC's custom procedures are installed through the system database).
 
 Repeatable migrations, R__<description>.cypher, hold definitions that follow the code (the
 Browser procedures, whose bodies are @include'd scripts): they run after the versioned ones
-whenever their checksum differs from the one recorded, and their edits are never drift.
+whenever their checksum differs from the one recorded, and their edits are never drift. A
+versioned migration turned into a repeatable one of the same description is superseded: its
+record stays, and its missing file is not an error.
 """
 from __future__ import annotations
 
@@ -180,10 +182,13 @@ def status(driver: neo4j.Driver, database: str, folder: Path) -> list[MigrationS
     found = discover(folder)
     files = {m.version: m for m in found if not m.repeatable}
     applied = _applied(driver, database)
+    superseded = {m.description for m in found if m.repeatable}
     states: list[MigrationState] = []
     for version in sorted(set(files) | set(applied)):
         file, row = files.get(version), applied.get(version)
-        if row is None:
+        if file is None and row["description"] in superseded:
+            states.append(MigrationState(version, row["description"], "superseded", row["applied_at"]))
+        elif row is None:
             state = "optional" if file.requires and _missing_procedures(driver, file) else "pending"
             states.append(MigrationState(version, file.description, state, file=file.name))
         elif file is None:
@@ -194,22 +199,25 @@ def status(driver: neo4j.Driver, database: str, folder: Path) -> list[MigrationS
     recorded = _applied_repeatable(driver, database)
     for file in (m for m in found if m.repeatable):
         row = recorded.get(file.name)
-        if file.requires and _missing_procedures(driver, file):
+        if row is not None and row["checksum"] == file.checksum:
+            state = "applied"
+        elif file.requires and _missing_procedures(driver, file):
             state = "optional"
-        elif row is None:
-            state = "pending"
         else:
-            state = "applied" if row["checksum"] == file.checksum else "outdated"
+            state = "pending" if row is None else "outdated"
         states.append(MigrationState(None, file.description, state, row["applied_at"] if row else None, file.name))
     return states
 
 
 def _check_history(files: list[MigrationFile], applied: dict[int, dict], folder: Path) -> list[MigrationFile]:
     """Refuse drift (edited or missing applied files, out-of-order versions); return what is pending."""
+    superseded = {m.description for m in files if m.repeatable}
     files = [m for m in files if not m.repeatable]
     by_version = {m.version: m for m in files}
     for version, row in applied.items():
         file = by_version.get(version)
+        if file is None and row["description"] in superseded:
+            continue  # now a repeatable migration of the same name
         if file is None:
             raise MigrationError(f"V{version:03d}__{row['description']}.cypher is applied in the database but missing from "
                                  f"{folder}; restore the file (applied migrations are never deleted)")

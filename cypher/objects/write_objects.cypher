@@ -1,18 +1,17 @@
 // Objects under investigation (an anamnesis, a fault report), in a batch. A changed object
-// loses what was derived from its old text: its CONCERNS extracts and its Evidence.
+// loses what was derived from its old text: its CONCERNS extracts, and the record of the
+// concepts it was analysed for, so `analyze` reads it again. Its Evidence stays until the
+// next `select` (of the object or all): that run needs it to know which concepts' score
+// distributions the object leaves, and then sweeps it.
 // Parameters: $objects [{id, kind, title, text, path, content_hash}]
 
 UNWIND $objects AS row
 MATCH (o:Object {id: row.id})
 WHERE o.content_hash <> row.content_hash OR o.kind <> row.kind
+REMOVE o.analysed_concepts
+WITH o
 OPTIONAL MATCH (o)-[r:CONCERNS]->()
 DELETE r;
-
-UNWIND $objects AS row
-MATCH (e:Evidence) WHERE e.object_id = row.id AND e.chunk_id IS NOT NULL AND e.concept_id IS NOT NULL
-MATCH (o:Object {id: row.id})
-WHERE o.content_hash <> row.content_hash OR o.kind <> row.kind
-DETACH DELETE e;
 
 UNWIND $objects AS row
 MERGE (o:Object {id: row.id})

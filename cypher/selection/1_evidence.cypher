@@ -36,6 +36,9 @@ CALL (o) {
     MERGE (e:Evidence {object_id: o.id, chunk_id: t.id, concept_id: c.id})
     WITH e, w, e.w IS NULL AS created
     FOREACH (_ IN CASE WHEN created OR e.w <> w THEN [1] END | SET e.w = w)
+    // Evidence written before V006 kept its percentile and run on the node: they go here.
+    FOREACH (_ IN CASE WHEN e.p IS NOT NULL OR e.selected = false THEN [1] END |
+      REMOVE e.id, e.p, e.run, e.alpha, e.beta SET e.selected = CASE WHEN e.selected THEN true END)
     RETURN count(e) AS candidates, count(CASE WHEN created THEN 1 END) AS created
   }
   WITH o, candidates, coalesce(o.evidence_count, -1) + created <> candidates AS maybe_stale

@@ -30,10 +30,12 @@ CALL (o) {
 
 // Incremental runs: when a concept's thresholds moved (new scores, or new alpha and beta),
 // only candidates whose w lies between the old and the new threshold change their own test;
-// their groups, in any object, are classified again.
+// their groups, in any object, are classified again. A concept never classified by this step
+// (new, or from before V006) has all its candidates taken: w >= -2 covers every cosine.
 MATCH (s:ScoreDistribution)
 WHERE $object_ids IS NOT NULL
-UNWIND [[s.classified_alpha_w, s.alpha_w], [s.classified_beta_w, s.beta_w]] AS moved
+UNWIND CASE WHEN s.classified IS NULL THEN [[-2.0, null]]
+            ELSE [[s.classified_alpha_w, s.alpha_w], [s.classified_beta_w, s.beta_w]] END AS moved
 WITH s, moved WHERE (moved[0] IS NULL) <> (moved[1] IS NULL) OR moved[0] <> moved[1]
 // A missing threshold means "nothing passes": the range then runs to the top.
 WITH s.concept_id AS concept_id,
@@ -57,4 +59,4 @@ CALL (object_id, chunk_id) {
 
 // The stored classification now reflects the current thresholds.
 MATCH (s:ScoreDistribution)
-SET s.classified_alpha_w = s.alpha_w, s.classified_beta_w = s.beta_w;
+SET s.classified = true, s.classified_alpha_w = s.alpha_w, s.classified_beta_w = s.beta_w;

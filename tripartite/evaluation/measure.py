@@ -160,6 +160,12 @@ def verdicts_of(summaries: list[Summary]) -> list[Verdict]:
     """The targets, judged for each Tripartite variant against the best RAG setting."""
     rag = [s for s in summaries if not is_tripartite(s.method)]
     best = max(rag, key=lambda s: s.median_density)
-    return [Verdict(ours.method, ours.median_tokens, best.method,
-                    ours.median_density / best.median_density if best.median_density else float("inf"))
+    return [Verdict(ours.method, ours.median_tokens, best.method, _ratio(ours.median_density, best.median_density))
             for ours in summaries if is_tripartite(ours.method)]
+
+
+def _ratio(ours: float, best: float) -> float:
+    """How many times the best RAG density; nothing over nothing is 0, not a pass."""
+    if ours == 0:
+        return 0.0
+    return ours / best if best else float("inf")

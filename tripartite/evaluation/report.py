@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict
 from pathlib import Path
 
@@ -76,4 +77,15 @@ def write_json(path: Path, context: dict, summaries: list[Summary], verdicts: li
                         for v in verdicts],
             "objects": [{**asdict(m), "density": m.density} for m in measurements],
             "sweep": [asdict(p) for p in points]}
-    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(_finite(data), indent=2) + "\n", encoding="utf-8")
+
+
+def _finite(value):
+    """JSON has no Infinity: a ratio over a zero density is written as null."""
+    if isinstance(value, float) and math.isinf(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value

@@ -13,7 +13,7 @@ from tripartite.evaluation.measure import RagSetting, Summary, Verdict, measure_
 from tripartite.evaluation.plot import write_plot
 from tripartite.evaluation.report import write_json, write_markdown
 from tripartite.evaluation.sweep import sweep
-from tripartite.pipeline import Inputs, make_chunk_embedder, reset_graph, run_pipeline
+from tripartite.pipeline import Inputs, make_chunk_embedder, prepare, reset_graph, run_pipeline
 
 
 @dataclass(frozen=True)
@@ -42,10 +42,11 @@ class EvalResult:
 def evaluate(settings: Settings, driver: neo4j.Driver, inputs: Inputs, options: EvalOptions,
              say: Callable[[str], None]) -> EvalResult:
     db = settings.neo4j_database
+    prepared = prepare(inputs)  # a bad input fails here, before --reset empties anything
     if options.reset:
         say("emptying the database (--reset)")
         reset_graph(driver, db)
-    built = run_pipeline(settings, driver, inputs, say, options.alpha, options.beta, offline=options.offline,
+    built = run_pipeline(settings, driver, prepared, say, options.alpha, options.beta, offline=options.offline,
                          concurrency=options.concurrency, exclusive=True)
     embedder = make_chunk_embedder(settings, options.offline)
     say(f"comparing prompts for {len(built.objects)} objects: Tripartite and "

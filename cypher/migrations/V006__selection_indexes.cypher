@@ -1,5 +1,6 @@
 // The selection keeps P_c per concept instead of per Evidence node (cypher/selection/), so a
-// new object rewrites a few score lists rather than every percentile of its concepts. Every
+// new object rewrites a few score lists rather than every percentile of its concepts. (The
+// old per-node properties are removed by the next select, in its small transactions.) Every
 // index on Evidence is paid for a million times over, so only the lookups the scripts make
 // stay, and they are composite.
 
