@@ -41,7 +41,7 @@ def test_doctor_passes_on_a_migrated_database(neo4j_db, tmp_path):
     assert result.exit_code == 0, result.output
     checks = {c["name"]: c for c in json.loads(result.output)}
     assert checks["Neo4j reachable"]["ok"]
-    assert checks["Neo4j version >= 5.18"]["ok"] and checks["Neo4j version >= 5.18"]["detail"].startswith("5.")
+    assert checks["Neo4j version >= 5.23"]["ok"] and checks["Neo4j version >= 5.23"]["detail"].startswith("5.")
     assert checks["APOC present"]["ok"]
     assert checks["migrations current"]["ok"]
     assert checks["embedding model loadable"]["ok"] and "384" in checks["embedding model loadable"]["detail"]

@@ -8,7 +8,7 @@ from tripartite.config import Settings
 from tripartite.db import open_driver, server_info, version_tuple
 from tripartite.errors import TripartiteError
 
-MIN_NEO4J = (5, 18)  # vector.similarity.cosine and relationship vector indexes
+MIN_NEO4J = (5, 23)  # CALL (x) { ... } subqueries; IN CONCURRENT TRANSACTIONS (5.21); vector functions (5.18)
 
 
 @dataclass(frozen=True)
@@ -28,13 +28,13 @@ def run_checks(settings: Settings) -> list[Check]:
         driver = open_driver(settings, connect_timeout=5)
     except TripartiteError as exc:
         checks.append(Check("Neo4j reachable", False, str(exc)))
-        for name in ("Neo4j version >= 5.18", "APOC present", "migrations current"):
+        for name in ("Neo4j version >= 5.23", "APOC present", "migrations current"):
             checks.append(Check(name, False, "skipped: Neo4j not reachable"))
     else:
         with driver:
             checks.append(Check("Neo4j reachable", True, f"{settings.neo4j_uri}, database {settings.neo4j_database}"))
             info = server_info(driver, settings.neo4j_database)
-            checks.append(Check("Neo4j version >= 5.18", version_tuple(info.version) >= MIN_NEO4J,
+            checks.append(Check("Neo4j version >= 5.23", version_tuple(info.version) >= MIN_NEO4J,
                                 f"{info.version} {info.edition}"))
             checks.append(Check("APOC present", info.apoc_version is not None,
                                 f"APOC {info.apoc_version}" if info.apoc_version else

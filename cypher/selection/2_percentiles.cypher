@@ -9,7 +9,8 @@
 // Because P_c is a step function of w, "P_c(w) > alpha" is "w >= alpha_w", where alpha_w is
 // the score at rank m (1-based) for the smallest m with m / n_c > alpha (computed in floating
 // point, exactly as the percentile is); no such m (alpha >= 1) means nothing passes.
-// A few concepts per transaction; runs as auto-commit queries (in the Browser: :auto).
+// Two concepts per transaction, two transactions at a time (a concept's nodes are its own);
+// runs as auto-commit queries (in the Browser: :auto).
 // Browser: :param concept_ids => null; :param alpha => 0.9; :param beta => 0.5
 
 MATCH (k:Concept)
@@ -31,7 +32,7 @@ CALL (k) {
     MATCH (b:ScoreBlock) WHERE b.concept_id = s.concept_id AND b.block >= size(s.bounds)
     DELETE b
   }
-} IN TRANSACTIONS OF 5 ROWS;
+} IN 2 CONCURRENT TRANSACTIONS OF 2 ROWS;
 
 // Distributions of concepts that are gone (a full run only).
 MATCH (s:ScoreDistribution)

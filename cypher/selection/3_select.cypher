@@ -6,7 +6,8 @@
 // classification is recomputed group by group and written only where it changes:
 // selected = true and reason = 'alpha' | 'beta' on selected Evidence, neither on the others.
 // (One pass is the fixpoint: a beta-selected candidate shares its chunk with an alpha one.)
-// Runs as auto-commit queries (in the Browser: :auto).
+// Runs as auto-commit queries, two transactions at a time: groups never share an Evidence node
+// (in the Browser: :auto).
 // Browser: :param object_ids => null   (null classifies every object)
 
 // Every group of the given objects (all objects on a full run).
@@ -26,7 +27,7 @@ CALL (o) {
   WITH x.e AS e, CASE WHEN x.alpha THEN 'alpha' WHEN anchored AND x.beta THEN 'beta' END AS reason
   WHERE coalesce(e.reason, '') <> coalesce(reason, '')
   SET e.reason = reason, e.selected = CASE WHEN reason IS NOT NULL THEN true END
-} IN TRANSACTIONS OF 10 ROWS;
+} IN 2 CONCURRENT TRANSACTIONS OF 10 ROWS;
 
 // Incremental runs: when a concept's thresholds moved (new scores, or new alpha and beta),
 // only candidates whose w lies between the old and the new threshold change their own test;
@@ -55,7 +56,7 @@ CALL (object_id, chunk_id) {
   WITH x.e AS e, CASE WHEN x.alpha THEN 'alpha' WHEN anchored AND x.beta THEN 'beta' END AS reason
   WHERE coalesce(e.reason, '') <> coalesce(reason, '')
   SET e.reason = reason, e.selected = CASE WHEN reason IS NOT NULL THEN true END
-} IN TRANSACTIONS OF 1000 ROWS;
+} IN 2 CONCURRENT TRANSACTIONS OF 1000 ROWS;
 
 // The stored classification now reflects the current thresholds.
 MATCH (s:ScoreDistribution)
