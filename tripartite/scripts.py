@@ -31,8 +31,12 @@ def run(tx: neo4j.ManagedTransaction | neo4j.Transaction, name: str, **params: A
 
 
 def query(driver: neo4j.Driver, database: str, name: str, **params: Any) -> list[dict]:
-    """Run a read-only script in its own transaction."""
+    """Run a read-only script in its own transaction. A one-statement script runs as an
+    auto-commit query: no BEGIN and COMMIT round trips (prompts are built on request)."""
     with driver.session(database=database, default_access_mode=neo4j.READ_ACCESS) as session:
+        statements = load(name)
+        if len(statements) == 1:
+            return [record.data() for record in session.run(statements[0].text, params)]
         return session.execute_read(lambda tx: run(tx, name, **params))
 
 
