@@ -23,18 +23,15 @@ def retrieve(driver: neo4j.Driver, database: str, embedder, query: str, top_k: i
     retriever = VectorRetriever(driver, INDEX_NAME, embedder=as_graphrag_embedder(embedder),
                                 return_properties=["id", "text"], result_formatter=formatter,
                                 neo4j_database=database)
-    records, _, _ = driver.execute_query("MATCH (c:Chunk) WHERE c.embedding IS NOT NULL RETURN count(c) AS n",
-                                         database_=database)
-    embedded = max(1, records[0]["n"])
-    # The vector index is approximate (HNSW): a small k can miss a chunk that a larger one
-    # finds. Asking for ten times as many (at least 100) and keeping the best k makes the
-    # top k exact in practice; with top_k None every chunk is ranked.
-    wanted = embedded if top_k is None else min(embedded, max(10 * top_k, 100))
-    items = retriever.search(query_text=query, top_k=wanted).items
+    if top_k is None:
+        records, _, _ = driver.execute_query("MATCH (c:Chunk) WHERE c.embedding IS NOT NULL RETURN count(c) AS n",
+                                             database_=database)
+        top_k = max(1, records[0]["n"])
+    # The vector index is approximate (HNSW): a small k can miss a chunk a larger one finds,
+    # and two builds of the index can rank differently. A metadata filter makes the retriever
+    # rank exactly, over the chunks this model embedded, so the baseline gets its true best k.
+    items = retriever.search(query_text=query, top_k=top_k, filters={"embedding_model": embedder.name}).items
     chunks = [{"chunk_id": i.metadata["chunk_id"], "score": i.metadata["score"], "text": i.content} for i in items]
-    chunks.sort(key=lambda c: -c["score"])
-    if top_k is not None:
-        chunks = chunks[:top_k]
     if min_score is not None:
         chunks = [c for c in chunks if c["score"] >= min_score]
     return chunks
