@@ -654,6 +654,8 @@ def demo_command(obj: Context, as_json: bool) -> None:
     """The main job end to end on the built-in sample, offline: server, migrations, ingest,
     ontology, objects, analysis, selection, then one prompt and a comparison with vector RAG."""
     from tripartite.demo import DEMO_OBJECT, run_demo
+    from tripartite.evaluation.measure import Measurement
+    from tripartite.evaluation.report import per_object_table
 
     settings = obj.settings
     quiet = (lambda message: None) if as_json else say
@@ -666,15 +668,8 @@ def demo_command(obj: Context, as_json: bool) -> None:
     click.echo(f"\n==== The Tripartite prompt for {DEMO_OBJECT} ({result['prompt']['tokens']} tokens) ====\n")
     click.echo(result["prompt"]["prompt"])
     click.echo("==== Tripartite prompts against vector RAG on the sample objects ====\n")
-    methods = list(dict.fromkeys(row["method"] for row in result["table"]))
-    click.echo("| object | concepts | " + " | ".join(f"{m} tokens / covered" for m in methods) + " |")
-    click.echo("|---|---:|" + "---:|" * len(methods))
-    by_object: dict[str, dict] = {}
-    for row in result["table"]:
-        by_object.setdefault(row["object_id"], {})[row["method"]] = row
-    for object_id, rows in by_object.items():
-        cells = [f"{rows[m]['tokens']} / {rows[m]['covered']}" for m in methods]
-        click.echo(f"| {object_id} | {rows[methods[0]]['concepts']} | " + " | ".join(cells) + " |")
+    for line in per_object_table([Measurement(**row) for row in result["table"]]):
+        click.echo(line)
     click.echo("\nA concept of the object is covered when a chunk the prompt cites carries an extract of it.")
     click.echo("Explore the graph: http://127.0.0.1:%d/browser/ (see the README)" % settings.server.http_port)
 

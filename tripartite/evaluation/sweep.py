@@ -2,12 +2,11 @@
 object under a grid of (alpha, beta), each point a reclassification of the same scores."""
 from __future__ import annotations
 
-import statistics
 from dataclasses import dataclass
 
 import neo4j
 
-from tripartite.evaluation.measure import tripartite_measurement
+from tripartite.evaluation.measure import summarize, tripartite_measurement
 from tripartite.selection import reclassify
 
 
@@ -32,10 +31,9 @@ def sweep(driver: neo4j.Driver, database: str, object_ids: list[str], alphas: li
                 on_point(alpha, beta)
                 reclassify(driver, database, alpha, beta)
                 rows = [tripartite_measurement(driver, database, o, question, alpha, beta) for o in object_ids]
-                points.append(SweepPoint(alpha, beta, statistics.median(r.tokens for r in rows),
-                                         statistics.median(r.covered for r in rows),
-                                         statistics.median(r.covered / r.concepts if r.concepts else 0.0 for r in rows),
-                                         statistics.median(r.density for r in rows)))
+                [ours] = summarize(rows)
+                points.append(SweepPoint(alpha, beta, ours.median_tokens, ours.median_covered, ours.median_coverage,
+                                         ours.median_density))
     finally:
         reclassify(driver, database, *restore)
     return points
