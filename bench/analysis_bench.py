@@ -16,21 +16,25 @@ from neo4j import GraphDatabase
 
 from throwaway import throwaway_server
 
-from tripartite import migrations, scripts
-from tripartite.analysis import Analyzer, _concept_lines, _render, dry_run_figures
-from tripartite.config import load_settings
-from tripartite.embeddings import MiniLMEmbedder
+from tripartite.analysis import Analyzer, dry_run_figures
+from tripartite.analysis.prompts import concept_lines, render
+from tripartite.infra import migrations
+from tripartite.infra.graph import Graph
+from tripartite.infra.config import load_settings
+from tripartite.infra.embeddings import MiniLMEmbedder
+from tripartite.infra.llm.cache import AnswerCache
+from tripartite.analysis.extractive import ExtractiveProvider
+from tripartite.infra.llm.providers import ExtractionTask
+from tripartite.infra.llm.runner import LLMRunner
+from tripartite.infra.paths import migrations_dir
+from tripartite.infra.tokens import count_tokens
 from tripartite.lexical.embed import embed_chunks
 from tripartite.lexical.ingest import ingest_paths
-from tripartite.lexical.tokens import WordPieceCounter
-from tripartite.llm.cache import AnswerCache
-from tripartite.llm.providers import ExtractionTask, ExtractiveProvider
-from tripartite.llm.runner import LLMRunner
-from tripartite.objects import add_objects, read_object
-from tripartite.ontology import parse_ontology
-from tripartite.ontology_store import load_ontology
-from tripartite.paths import migrations_dir
-from tripartite.tokens import count_tokens
+from tripartite.lexical.token_counters import WordPieceCounter
+from tripartite.objects.reader import read_object
+from tripartite.objects.store import add_objects
+from tripartite.ontology.reader import parse_ontology
+from tripartite.ontology.store import load_ontology
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
@@ -40,32 +44,33 @@ def main() -> None:
     db = "neo4j"
     with throwaway_server(settings) as (uri, home):
         with GraphDatabase.driver(uri, auth=None, notifications_min_severity="OFF") as driver:
-            migrations.migrate(driver, db, migrations_dir())
+            graph = Graph(driver, db)
+            migrations.migrate(graph, migrations_dir())
             counter = WordPieceCounter(settings.cache_dir)
             embedder = MiniLMEmbedder(settings.cache_dir)
             guidelines = sorted((CORPUS / "guidelines").glob("*.md"))
-            ingest_paths(driver, db, [str(p) for p in guidelines], counter, 200, 64 * 2**20)
-            embed_chunks(driver, db, embedder)
-            load_ontology(driver, db, parse_ontology(CORPUS / "ontology.yaml"))
+            ingest_paths(graph, [str(p) for p in guidelines], counter, 200, 64 * 2**20)
+            embed_chunks(graph, embedder)
+            load_ontology(graph, parse_ontology(CORPUS / "ontology.yaml"))
             anamneses = sorted((CORPUS / "anamneses").glob("*.md"))
-            add_objects(driver, db, [read_object(p, "anamnesis") for p in anamneses])
+            add_objects(graph, [read_object(p, "anamnesis") for p in anamneses])
 
             provider = ExtractiveProvider(embedder)
             runner = LLMRunner(provider, AnswerCache(home / "cache.sqlite"))
-            analyzer = Analyzer(driver, db, embedder, runner)
+            analyzer = Analyzer(graph, embedder, runner)
             plan = analyzer.plan()
             figures = dry_run_figures(plan, lambda task: False)
-            chunks = scripts.query(driver, db, "analysis/chunks_to_analyse", concept_ids=sorted(analyzer.concepts))
+            chunks = graph.run("analysis/chunks_to_analyse", concept_ids=sorted(analyzer.concepts))
 
             # The naive scheme: one call per (concept, chunk), each prompt naming one concept.
             template = analyzer._template("cardiometabolic", "chunk")
             naive_tokens = 0
             for row in chunks:
                 for cid in row["missing"]:
-                    naive_tokens += count_tokens(_render(template, concepts=_concept_lines([analyzer.concepts[cid]]),
+                    naive_tokens += count_tokens(render(template, concepts=concept_lines([analyzer.concepts[cid]]),
                                                          text=row["text"], document=row["document"] or "",
                                                          section=row["section"] or ""))
-            unfiltered = Analyzer(driver, db, embedder, runner, prefilter=False).plan()
+            unfiltered = Analyzer(graph, embedder, runner, prefilter=False).plan()
             unfiltered_figures = dry_run_figures(unfiltered, lambda task: False)
 
             # Recall of the pre-filter: pairs the extractor finds something for when it sees every
@@ -81,7 +86,7 @@ def main() -> None:
             started = time.perf_counter()
             errors = analyzer.execute(plan)
             wall = time.perf_counter() - started
-            edges = scripts.query(driver, db, "analysis/concepts", ontology=None)
+            edges = graph.run("analysis/concepts", ontology=None)
             counts, _, _ = driver.execute_query(
                 "RETURN COUNT { ()-[:MENTIONED_IN]->() } AS mentioned, COUNT { ()-[:CONCERNS]->() } AS concerns")
 

@@ -21,16 +21,17 @@ from neo4j import GraphDatabase
 
 from throwaway import throwaway_server
 
-from tripartite import migrations
-from tripartite.config import load_settings
-from tripartite.embeddings import MiniLMEmbedder
+from tripartite.infra import migrations
+from tripartite.infra.graph import Graph
+from tripartite.infra.config import load_settings
+from tripartite.infra.embeddings import MiniLMEmbedder
+from tripartite.infra.paths import migrations_dir
 from tripartite.lexical.chunker import chunk_document
 from tripartite.lexical.embed import embed_chunks
 from tripartite.lexical.readers import discover, document_ids, read_document
 from tripartite.lexical.sentences import sentences_of
 from tripartite.lexical.store import write_documents
-from tripartite.lexical.tokens import WordPieceCounter
-from tripartite.paths import migrations_dir
+from tripartite.lexical.token_counters import WordPieceCounter
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "guidelines"
 
@@ -60,16 +61,16 @@ def parse_and_chunk(files: list[Path], counter) -> tuple[list, float]:
     return records, time.perf_counter() - started
 
 
-def write_all(driver, database: str, records: list, batch_chunks: int = 5000) -> float:
+def write_all(graph: Graph, records: list, batch_chunks: int = 5000) -> float:
     started = time.perf_counter()
     batch, size = [], 0
     for r in records:
         batch.append(r)
         size += len(r.chunks)
         if size >= batch_chunks:
-            write_documents(driver, database, batch)
+            write_documents(graph, batch)
             batch, size = [], 0
-    write_documents(driver, database, batch)
+    write_documents(graph, batch)
     return time.perf_counter() - started
 
 
@@ -89,20 +90,21 @@ def main() -> None:
     given = contextlib.nullcontext((args.uri, None)) if args.uri else throwaway_server(settings)
     with given as (uri, _):
         with GraphDatabase.driver(uri, auth=None, notifications_min_severity="OFF") as driver:
+            graph = Graph(driver, database)
             with driver.session(database=database) as session:
                 session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
-            migrations.migrate(driver, database, migrations_dir())
+            migrations.migrate(graph, migrations_dir())
 
             real_files = discover([SHARED]).supported
             real_files = [f for f in real_files if f.suffix == ".md"]
             records, parse_s = parse_and_chunk(real_files, counter)
             n_real = sum(len(r.chunks) for r in records)
-            write_s = write_all(driver, database, records)
+            write_s = write_all(graph, records)
             rows.append(("shared guidelines: parse + chunk", n_real, parse_s))
             rows.append(("shared guidelines: graph write", n_real, write_s))
             embedder = MiniLMEmbedder(settings.cache_dir)
             started = time.perf_counter()
-            embedded = embed_chunks(driver, database, embedder)
+            embedded = embed_chunks(graph, embedder)
             rows.append(("shared guidelines: embed + write vectors", embedded, time.perf_counter() - started))
 
             with tempfile.TemporaryDirectory(prefix="tripartite-bench-corpus-") as tmp:
@@ -111,10 +113,10 @@ def main() -> None:
                 files = sorted(folder.glob("*.md"))
                 records, parse_s = parse_and_chunk(files, counter)
                 n_gen = sum(len(r.chunks) for r in records)
-                write_s = write_all(driver, database, records)
+                write_s = write_all(graph, records)
                 rows.append((f"generated ({len(files)} docs): parse + chunk", n_gen, parse_s))
                 rows.append((f"generated ({len(files)} docs): graph write", n_gen, write_s))
-                rewrite_s = write_all(driver, database, records)
+                rewrite_s = write_all(graph, records)
                 rows.append(("generated: rewrite (replace all)", n_gen, rewrite_s))
 
                 sample = [c.text for r in records for c in r.chunks][:args.embed_sample]

@@ -17,9 +17,10 @@ from neo4j import GraphDatabase
 
 from throwaway import throwaway_server
 
-from tripartite import migrations
-from tripartite.config import load_settings
-from tripartite.paths import migrations_dir
+from tripartite.infra import migrations
+from tripartite.infra.graph import Graph
+from tripartite.infra.config import load_settings
+from tripartite.infra.paths import migrations_dir
 from tripartite.selection import build_prompt, prompt_material, select
 
 DIMS = 384
@@ -102,7 +103,8 @@ def main() -> None:
     steps = StepTimes()
     with throwaway_server(settings) as (uri, _):
         with GraphDatabase.driver(uri, auth=None, notifications_min_severity="OFF") as driver:
-            migrations.migrate(driver, db, migrations_dir())
+            graph = Graph(driver, db)
+            migrations.migrate(graph, migrations_dir())
             started = time.perf_counter()
             driver.execute_query("UNWIND $ids AS id CREATE (:Concept {id: id, name: id})", ids=concepts)
             driver.execute_query("UNWIND $ids AS id CREATE (:Chunk {id: id, index: toInteger(substring(id, 1)), "
@@ -132,10 +134,10 @@ def main() -> None:
             setup = time.perf_counter() - started
 
             started = time.perf_counter()
-            report = select(driver, db, 0.9, 0.5, on_step=steps.append_step("full"))
+            report = select(graph, 0.9, 0.5, on_step=steps.append_step("full"))
             full = time.perf_counter() - started
             started = time.perf_counter()
-            select(driver, db, 0.9, 0.5, on_step=steps.append_step("re-run"))
+            select(graph, 0.9, 0.5, on_step=steps.append_step("re-run"))
             rerun = time.perf_counter() - started
 
             by_concept = {}
@@ -157,7 +159,7 @@ def main() -> None:
                 new_vecs = unit(rng, len(new_concepts))
                 add_concerns([{"o": new, "c": c, "v": v.tolist()} for c, v in zip(new_concepts, new_vecs)])
                 started = time.perf_counter()
-                select(driver, db, 0.9, 0.5, object_ids=[new], on_step=steps.append_step("incremental"))
+                select(graph, 0.9, 0.5, object_ids=[new], on_step=steps.append_step("incremental"))
                 incremental.append(time.perf_counter() - started)
                 for c, v in zip(new_concepts, new_vecs):
                     objs, vs = np_concerns[c]
@@ -176,11 +178,11 @@ def main() -> None:
             agree = got == expected
 
             for o in objects[-3:]:  # warm-up: the server compiles and caches the query plan
-                prompt_material(driver, db, o)
+                prompt_material(graph, o)
             timings, cited = [], []
             for o in objects[:args.prompts]:
                 started = time.perf_counter()
-                built = build_prompt(o, prompt_material(driver, db, o), "Q?", 0.9, 0.5)
+                built = build_prompt(o, prompt_material(graph, o), "Q?", 0.9, 0.5)
                 timings.append(time.perf_counter() - started)
                 cited.append(sum(len(c["evidence"]) for c in built["concepts"]))
             p50, p95 = statistics.median(timings), float(np.percentile(timings, 95))

@@ -8,8 +8,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Iterator
 
-from tripartite.config import Settings
-from tripartite.server.local import LocalServer
+from tripartite.infra.config import Settings
+from tripartite.infra.server.local import LocalServer
 
 
 def free_port() -> int:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from neo4j import GraphDatabase
 
-from tripartite.config import Settings, load_settings
+from tripartite.infra.config import Settings, load_settings
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -90,7 +90,7 @@ def neo4j_target(tmp_path_factory):
             yield Neo4jTarget(container.get_connection_url(), "neo4j", password, "neo4j", "testcontainers",
                               disposable=True)
         return
-    from tripartite.server.local import LocalServer
+    from tripartite.infra.server.local import LocalServer
 
     settings = load_settings(env={k: v for k, v in env.items() if not k.startswith("NEO4J_")}, cwd=REPO)
     home = tmp_path_factory.mktemp("neo4j-home")

@@ -13,13 +13,14 @@ from click.testing import CliRunner
 from conftest import cli_env
 from fake_openai import FakeOpenAI
 from tripartite.cli import cli
-from tripartite.config import load_settings
-from tripartite.embeddings import MiniLMEmbedder
-from tripartite.llm.cache import AnswerCache
-from tripartite.llm.providers import ConceptInfo, ExtractionTask, ExtractiveProvider, OpenAIChatProvider
-from tripartite.llm.runner import LLMRunner
-from tripartite.llm.schema import InvalidAnswer, parse_extracts
-from tripartite.paths import samples_dir
+from tripartite.infra.config import load_settings
+from tripartite.infra.embeddings import MiniLMEmbedder
+from tripartite.infra.llm.cache import AnswerCache
+from tripartite.analysis.extractive import ExtractiveProvider
+from tripartite.infra.llm.providers import ConceptInfo, ExtractionTask, OpenAIChatProvider
+from tripartite.infra.llm.runner import LLMRunner
+from tripartite.infra.llm.schema import InvalidAnswer, parse_extracts
+from tripartite.infra.paths import samples_dir
 
 HYPERTENSION = ConceptInfo("t:hypertension", "Hypertension", ("high blood pressure", "HTN"),
                            "Blood pressure that stays above the normal range.")

@@ -5,8 +5,8 @@ import pytest
 from click.testing import CliRunner
 
 from tripartite.cli import cli
-from tripartite.config import load_settings
-from tripartite.errors import ConfigError
+from tripartite.infra.config import load_settings
+from tripartite.infra.errors import ConfigError
 
 
 def test_defaults_point_at_the_local_server(tmp_path):

@@ -6,10 +6,11 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import cli_env
-from tripartite import migrations
 from tripartite.cli import cli
 from tripartite.evaluation.measure import coverage
-from tripartite.paths import migrations_dir, samples_dir
+from tripartite.infra import migrations
+from tripartite.infra.graph import Graph
+from tripartite.infra.paths import migrations_dir, samples_dir
 
 pytestmark = pytest.mark.neo4j
 
@@ -25,7 +26,7 @@ def eval_args(out, *extra):
 
 
 def test_covered_means_a_cited_chunk_carries_an_extract_of_the_concept(driver, neo4j_db):
-    migrations.migrate(driver, neo4j_db.database, migrations_dir())
+    migrations.migrate(Graph(driver, neo4j_db.database), migrations_dir())
     driver.execute_query("""
         CREATE (o:Object {id: 'o'}), (a:Concept {id: 'a'}), (b:Concept {id: 'b'}), (c:Concept {id: 'c'}),
                (d:Concept {id: 'd'}), (t1:Chunk {id: 't1'}), (t2:Chunk {id: 't2'}), (t3:Chunk {id: 't3'})
@@ -33,11 +34,11 @@ def test_covered_means_a_cited_chunk_carries_an_extract_of_the_concept(driver, n
                (a)-[:MENTIONED_IN]->(t1), (b)-[:MENTIONED_IN]->(t2), (c)-[:MENTIONED_IN]->(t2),
                (d)-[:MENTIONED_IN]->(t2)""", database_=neo4j_db.database)
     db = neo4j_db.database
-    assert coverage(driver, db, "o", []) == (0, 3)
-    assert coverage(driver, db, "o", ["t1"]) == (1, 3)
-    assert coverage(driver, db, "o", ["t2"]) == (2, 3)  # d is in t2 but not a concept of the object
-    assert coverage(driver, db, "o", ["t3"]) == (0, 3)  # a chunk without extracts covers nothing
-    assert coverage(driver, db, "o", ["t1", "t2", "t3"]) == (3, 3)
+    assert coverage(Graph(driver, db), "o", []) == (0, 3)
+    assert coverage(Graph(driver, db), "o", ["t1"]) == (1, 3)
+    assert coverage(Graph(driver, db), "o", ["t2"]) == (2, 3)  # d is in t2 but not a concept of the object
+    assert coverage(Graph(driver, db), "o", ["t3"]) == (0, 3)  # a chunk without extracts covers nothing
+    assert coverage(Graph(driver, db), "o", ["t1", "t2", "t3"]) == (3, 3)
 
 
 def test_eval_on_the_sample_corpus(neo4j_db, tmp_path, driver):

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from conftest import cli_env
 from fake_openai import FakeOpenAI
 from tripartite.cli import cli
-from tripartite.paths import samples_dir
+from tripartite.infra.paths import samples_dir
 
 pytestmark = pytest.mark.neo4j
 
@@ -183,8 +183,8 @@ def test_trace_prints_the_upward_path(driver, env, corpus):
 def test_vector_retriever_finds_the_expected_chunk(driver, env, corpus, neo4j_db):
     from neo4j_graphrag.retrievers import VectorRetriever
 
-    from tripartite.config import load_settings
-    from tripartite.embeddings import MiniLMEmbedder, as_graphrag_embedder
+    from tripartite.infra.config import load_settings
+    from tripartite.infra.embeddings import MiniLMEmbedder, as_graphrag_embedder
 
     result = invoke(["ingest", str(corpus)], env)
     assert result.exit_code == 0, result.output

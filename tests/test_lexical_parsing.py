@@ -5,13 +5,13 @@ from pathlib import Path
 import pytest
 
 from pdfgen import encrypted, make_pdf, with_outline
-from tripartite.config import load_settings
+from tripartite.infra.config import load_settings
+from tripartite.infra.paths import samples_dir
 from tripartite.lexical.chunker import chunk_document
 from tripartite.lexical.markdown import markdown_sections
 from tripartite.lexical.readers import EmptyDocument, IngestError, discover, document_ids, read_document
 from tripartite.lexical.sentences import split_paragraphs, split_sentences
-from tripartite.lexical.tokens import WordPieceCounter
-from tripartite.paths import samples_dir
+from tripartite.lexical.token_counters import WordPieceCounter
 
 SAMPLES = samples_dir() / "guidelines"
 

@@ -3,9 +3,10 @@ from pathlib import Path
 
 import pytest
 
-from tripartite import migrations
-from tripartite.errors import MigrationError
-from tripartite.paths import migrations_dir
+from tripartite.infra import migrations
+from tripartite.infra.errors import MigrationError
+from tripartite.infra.graph import Graph
+from tripartite.infra.paths import migrations_dir
 
 pytestmark = pytest.mark.neo4j
 
@@ -19,7 +20,7 @@ def write(folder: Path, name: str, text: str) -> Path:
 
 
 def run(driver, folder, database):
-    return [m.name for m in migrations.migrate(driver, database, folder)]
+    return [m.name for m in migrations.migrate(Graph(driver, database), folder)]
 
 
 def scalar(driver, query, database, **params):
@@ -70,7 +71,7 @@ def test_edited_applied_migration_stops_the_run(driver, neo4j_db, tmp_path):
     with pytest.raises(MigrationError, match="V001__nodes.cypher: edited after it was applied"):
         run(driver, tmp_path, neo4j_db.database)
     assert scalar(driver, "MATCH (t:Thing) RETURN count(t)", neo4j_db.database) == 1  # V002 not applied
-    states = {s.version: s.state for s in migrations.status(driver, neo4j_db.database, tmp_path)}
+    states = {s.version: s.state for s in migrations.status(Graph(driver, neo4j_db.database), tmp_path)}
     assert states == {1: "changed", 2: "pending"}
 
 
@@ -135,7 +136,7 @@ def test_deleted_applied_migration_is_reported(driver, neo4j_db, tmp_path):
     run(driver, tmp_path, neo4j_db.database)
     gone.unlink()
     write(tmp_path, "V002__next.cypher", "CREATE (:Thing {id: 2});")
-    assert [(s.version, s.state) for s in migrations.status(driver, neo4j_db.database, tmp_path)] == [
+    assert [(s.version, s.state) for s in migrations.status(Graph(driver, neo4j_db.database), tmp_path)] == [
         (1, "missing"), (2, "pending")]
     with pytest.raises(MigrationError, match="applied in the database but missing"):
         run(driver, tmp_path, neo4j_db.database)
@@ -145,7 +146,7 @@ def test_status_lists_applied_and_pending(driver, neo4j_db, tmp_path):
     write(tmp_path, "V001__a.cypher", "CREATE (:A);")
     run(driver, tmp_path, neo4j_db.database)
     write(tmp_path, "V002__b.cypher", "CREATE (:B);")
-    states = migrations.status(driver, neo4j_db.database, tmp_path)
+    states = migrations.status(Graph(driver, neo4j_db.database), tmp_path)
     assert [(s.version, s.description, s.state) for s in states] == [(1, "a", "applied"), (2, "b", "pending")]
     assert states[0].applied_at and states[1].applied_at is None
 
@@ -170,18 +171,18 @@ def test_migration_needing_a_missing_procedure_is_skipped_and_retried(driver, ne
     write(tmp_path, "V002__optional.cypher", "// @requires: no.such.procedure\nCALL no.such.procedure();")
     write(tmp_path, "V003__later.cypher", "CREATE (:Thing {id: 3});")
     skipped = []
-    applied = [m.name for m in migrations.migrate(driver, neo4j_db.database, tmp_path,
+    applied = [m.name for m in migrations.migrate(Graph(driver, neo4j_db.database), tmp_path,
                                                   on_skipped=lambda m, missing: skipped.append((m.name, missing)))]
     assert applied == ["V001__base.cypher", "V003__later.cypher"]
     assert skipped == [("V002__optional.cypher", ["no.such.procedure"])]
-    states = {s.version: s.state for s in migrations.status(driver, neo4j_db.database, tmp_path)}
+    states = {s.version: s.state for s in migrations.status(Graph(driver, neo4j_db.database), tmp_path)}
     assert states == {1: "applied", 2: "optional", 3: "applied"}
     assert run(driver, tmp_path, neo4j_db.database) == []  # still skipped; no out-of-order error
 
 
 def test_included_script_is_passed_and_checksummed(driver, neo4j_db, tmp_path):
-    from tripartite.cypher_script import read_script
-    from tripartite.paths import cypher_dir
+    from tripartite.infra.cypher import read_script
+    from tripartite.infra.paths import cypher_dir
 
     path = write(tmp_path, "V001__inc.cypher", "// @include: q = lexical/document_state\nCREATE (:Inc {q: $q, db: $database});")
     run(driver, tmp_path, neo4j_db.database)
@@ -192,23 +193,21 @@ def test_included_script_is_passed_and_checksummed(driver, neo4j_db, tmp_path):
 
 
 def test_repeatable_migration_reruns_when_its_include_changes(driver, neo4j_db, tmp_path, monkeypatch):
-    from tripartite import paths
-
     scripts = tmp_path / "cypher"
     (scripts / "q").mkdir(parents=True)
     (scripts / "q" / "body.cypher").write_text("RETURN 1 AS one;")
-    monkeypatch.setattr(paths, "cypher_dir", lambda: scripts)
+    monkeypatch.setattr(migrations, "cypher_dir", lambda: scripts)
     folder = tmp_path / "migrations"
     folder.mkdir()
     write(folder, "V001__base.cypher", "CREATE (:Thing {id: 1});")
     write(folder, "R__define.cypher", "// @include: body = q/body\nMERGE (d:Definition) SET d.body = $body;")
     assert run(driver, folder, neo4j_db.database) == ["V001__base.cypher", "R__define.cypher"]
     assert run(driver, folder, neo4j_db.database) == []  # unchanged: nothing runs
-    states = {s.label: s.state for s in migrations.status(driver, neo4j_db.database, folder)}
+    states = {s.label: s.state for s in migrations.status(Graph(driver, neo4j_db.database), folder)}
     assert states == {"V001": "applied", "R": "applied"}
 
     (scripts / "q" / "body.cypher").write_text("RETURN 2 AS two;")  # the included script evolves
-    assert {s.label: s.state for s in migrations.status(driver, neo4j_db.database, folder)}["R"] == "outdated"
+    assert {s.label: s.state for s in migrations.status(Graph(driver, neo4j_db.database), folder)}["R"] == "outdated"
     assert run(driver, folder, neo4j_db.database) == ["R__define.cypher"]  # re-run, not drift
     assert scalar(driver, "MATCH (d:Definition) RETURN d.body", neo4j_db.database) == "RETURN 2 AS two"
     assert scalar(driver, "MATCH (m:__TripartiteMigration {file: 'R__define.cypher'}) RETURN count(m)",
@@ -225,5 +224,5 @@ def test_a_versioned_migration_can_become_repeatable(driver, neo4j_db, tmp_path)
     write(tmp_path, "V003__more.cypher", "CREATE (:Thing {id: 3});")
     assert run(driver, tmp_path, neo4j_db.database) == ["V003__more.cypher", "R__definitions.cypher"]
     assert scalar(driver, "MATCH (d:Definition) RETURN d.body", neo4j_db.database) == "new"
-    states = {s.label: s.state for s in migrations.status(driver, neo4j_db.database, tmp_path)}
+    states = {s.label: s.state for s in migrations.status(Graph(driver, neo4j_db.database), tmp_path)}
     assert states == {"V001": "applied", "V002": "superseded", "V003": "applied", "R": "applied"}

@@ -7,8 +7,9 @@ import pytest
 from click.testing import CliRunner
 
 from tripartite.cli import cli
-from tripartite.ontology import OntologyError, available_plugins, parse_ontology, resolve
-from tripartite.paths import samples_dir
+from tripartite.infra.paths import samples_dir
+from tripartite.ontology.plugins import available_plugins, resolve
+from tripartite.ontology.reader import OntologyError, parse_ontology
 
 SHARED_ONTOLOGY = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "ontology.yaml"
 

@@ -4,8 +4,9 @@ import time
 import pytest
 
 from test_selection import clear, write_graph
-from tripartite import migrations, scripts
-from tripartite.paths import migrations_dir
+from tripartite.infra import migrations
+from tripartite.infra.graph import Graph
+from tripartite.infra.paths import migrations_dir
 from tripartite.selection import select
 
 pytestmark = pytest.mark.neo4j
@@ -17,14 +18,14 @@ def test_prompt_procedure_equals_the_cli_script(driver, neo4j_db):
         database_="system")
     if not records[0]["n"]:
         pytest.skip("this Neo4j has no APOC Extended (apoc.custom)")
-    migrations.migrate(driver, neo4j_db.database, migrations_dir())
+    migrations.migrate(Graph(driver, neo4j_db.database), migrations_dir())
     clear(driver)
     write_graph(driver, {("o0", "c0"): [1, 0, 0], ("o0", "c1"): [0, 1, 0]},
                 {("c0", "t0"): [1, 0, 0], ("c0", "t1"): [0, 1, 0], ("c1", "t1"): [0, 1, 0]})
     driver.execute_query("MATCH (t:Chunk) MERGE (d:Document {id: 'doc', title: 'Doc'}) MERGE (t)-[:FROM_DOCUMENT]->(d)",
                          database_=neo4j_db.database)
-    select(driver, neo4j_db.database, 0.6, 0.2)
-    expected = scripts.query(driver, neo4j_db.database, "selection/4_prompt", object_id="o0", max_per_concept=None)
+    select(Graph(driver, neo4j_db.database), 0.6, 0.2)
+    expected = Graph(driver, neo4j_db.database).run("selection/prompt_material", object_id="o0", max_per_concept=None)
     deadline = time.monotonic() + 90  # apoc.custom registers procedures on its refresh interval
     while True:
         try:
@@ -39,6 +40,6 @@ def test_prompt_procedure_equals_the_cli_script(driver, neo4j_db):
     assert [c["concept_id"] for c in expected] == ["c0", "c1"]
     # The optional budget argument reaches the same script.
     budgeted, _, _ = driver.execute_query("CALL custom.tripartite.prompt($id, 1)", id="o0", database_=neo4j_db.database)
-    assert [r.data() for r in budgeted] == scripts.query(driver, neo4j_db.database, "selection/4_prompt",
+    assert [r.data() for r in budgeted] == Graph(driver, neo4j_db.database).run("selection/prompt_material",
                                                          object_id="o0", max_per_concept=1)
     assert [len(r["evidence"]) for r in budgeted] == [1, 1] and len(expected[0]["evidence"]) == 2

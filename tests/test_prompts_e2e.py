@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from conftest import cli_env
 from fake_openai import FakeOpenAI
 from tripartite.cli import cli
-from tripartite.paths import samples_dir
+from tripartite.infra.paths import samples_dir
 
 pytestmark = pytest.mark.neo4j
 

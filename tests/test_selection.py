@@ -17,9 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import cli_env, wipe
-from tripartite import migrations
 from tripartite.cli import cli
-from tripartite.paths import migrations_dir
+from tripartite.infra import migrations
+from tripartite.infra.graph import Graph
+from tripartite.infra.paths import migrations_dir
 from tripartite.selection import candidates, prompt_material, select
 
 pytestmark = pytest.mark.neo4j
@@ -72,7 +73,7 @@ def write_graph(driver, concerns: dict, mentions: dict) -> None:
 def stored(driver) -> dict:
     """What Cypher computed: w on the Evidence nodes, p from the concept's distribution."""
     out = {}
-    for r in candidates(driver, "neo4j"):
+    for r in candidates(Graph(driver, "neo4j")):
         assert r["selected"] == (r["reason"] is not None)
         out[(r["object_id"], r["concept_id"], r["chunk_id"])] = (r["w"], r["p"], r["reason"])
     assert len(out) == count(driver, "MATCH (e:Evidence) RETURN count(e)")  # each has a distribution
@@ -88,7 +89,7 @@ def count(driver, query: str) -> int:
 def selection_db(neo4j_target):
     wipe(neo4j_target)
     with neo4j_target.driver() as driver:
-        migrations.migrate(driver, neo4j_target.database, migrations_dir())
+        migrations.migrate(Graph(driver, neo4j_target.database), migrations_dir())
         yield driver
     wipe(neo4j_target)
 
@@ -119,7 +120,7 @@ def test_cypher_selection_equals_numpy(selection_db, graph):
     concerns, mentions, alpha, beta = graph
     clear(selection_db)
     write_graph(selection_db, concerns, mentions)
-    select(selection_db, "neo4j", alpha, beta)
+    select(Graph(selection_db, "neo4j"), alpha, beta)
     assert stored(selection_db) == reference(concerns, mentions, alpha, beta)
 
 
@@ -132,11 +133,11 @@ def test_incremental_add_equals_full_recompute_on_random_graphs(selection_db, gr
     concerns, mentions, alpha, beta = graph
     clear(selection_db)
     write_graph(selection_db, concerns, mentions)
-    select(selection_db, "neo4j", alpha, beta)
+    select(Graph(selection_db, "neo4j"), alpha, beta)
     concepts = sorted({c for _, c in concerns} | {c for c, _ in mentions})
     added = {("o_new", c): v for c, v in zip(concepts, new)}
     write_graph(selection_db, added, {})
-    select(selection_db, "neo4j", *params, object_ids=["o_new"])
+    select(Graph(selection_db, "neo4j"), *params, object_ids=["o_new"])
     assert stored(selection_db) == reference({**concerns, **added}, mentions, *params)
 
 
@@ -154,7 +155,7 @@ def test_edge_cases(selection_db, case):
         mentions = {("c0", "t0"): [1, 0, 0], ("c0", "t1"): [0, 1, 0], ("c1", "t0"): [1, 1, 0], ("c1", "t1"): [0, 1, 0]}
         alpha, beta = {"alpha_zero": (0.0, 0.5), "alpha_one": (1.0, 0.5), "beta_above_alpha": (0.4, 0.8)}[case]
     write_graph(selection_db, concerns, mentions)
-    select(selection_db, "neo4j", alpha, beta)
+    select(Graph(selection_db, "neo4j"), alpha, beta)
     got = stored(selection_db)
     assert got == reference(concerns, mentions, alpha, beta)
     reasons = [reason for _, _, reason in got.values()]
@@ -174,7 +175,7 @@ def test_object_without_concepts_gets_no_prompt(selection_db, neo4j_target, tmp_
     clear(selection_db)
     write_graph(selection_db, {("o0", "c0"): [1, 0, 0]}, {("c0", "t0"): [1, 0, 0]})
     selection_db.execute_query("CREATE (:Object {id: 'lonely', kind: 'test', text: 'nothing'})")
-    select(selection_db, "neo4j", 0.9, 0.5)
+    select(Graph(selection_db, "neo4j"), 0.9, 0.5)
     result = CliRunner().invoke(cli, ["prompt", "lonely"], env=cli_env(neo4j_target, tmp_path))
     assert result.exit_code == 1 and "has no analysed concepts" in result.output
 
@@ -184,13 +185,13 @@ def test_incremental_object_equals_full_recompute(selection_db):
     concerns = {("o0", "c0"): [1, 0, 0], ("o0", "c1"): [0, 1, 1], ("o1", "c0"): [1, 1, 0]}
     mentions = {("c0", "t0"): [1, 0, 1], ("c0", "t1"): [1, 1, 0], ("c1", "t1"): [0, 1, 0], ("c1", "t2"): [1, 1, 1]}
     write_graph(selection_db, concerns, mentions)
-    select(selection_db, "neo4j", 0.5, 0.2)
+    select(Graph(selection_db, "neo4j"), 0.5, 0.2)
     # A new object arrives and is scored on its own.
     new = {("o2", "c0"): [0, 0, 1]}
     write_graph(selection_db, new, {})
     rebuilt = "MATCH (s:ScoreDistribution) RETURN s.concept_id AS c, s.rebuilt_at AS at ORDER BY c"
     before = {r["c"]: r["at"] for r in selection_db.execute_query(rebuilt).records}
-    report = select(selection_db, "neo4j", 0.5, 0.2, object_ids=["o2"])
+    report = select(Graph(selection_db, "neo4j"), 0.5, 0.2, object_ids=["o2"])
     after = {r["c"]: r["at"] for r in selection_db.execute_query(rebuilt).records}
     assert report.concepts == 1 and report.candidates == 2  # o2's own candidates
     assert after["c1"] == before["c1"] and after["c0"] > before["c0"]  # only c0's percentiles were recomputed
@@ -204,11 +205,11 @@ def test_incremental_update_redoes_the_blanket_across_concepts(selection_db):
     concerns = {("o0", "c0"): [1, 1, 0], ("o0", "c1"): [0, 1, 0]}
     mentions = {("c0", "t0"): [1, 0, 0], ("c0", "t1"): [0, 0, 1], ("c1", "t0"): [1, 1, 0], ("c1", "t1"): [0, 1, 0]}
     write_graph(selection_db, concerns, mentions)
-    select(selection_db, "neo4j", 0.8, 0.3)
+    select(Graph(selection_db, "neo4j"), 0.8, 0.3)
     assert stored(selection_db)[("o0", "c1", "t0")][2] == "beta"
     new = {("o1", "c0"): [1, 0, 0]}
     write_graph(selection_db, new, {})
-    select(selection_db, "neo4j", 0.8, 0.3, object_ids=["o1"])
+    select(Graph(selection_db, "neo4j"), 0.8, 0.3, object_ids=["o1"])
     after = stored(selection_db)
     assert after == reference({**concerns, **new}, mentions, 0.8, 0.3)
     assert after[("o0", "c0", "t0")][2] is None and after[("o0", "c1", "t0")][2] is None
@@ -219,11 +220,11 @@ def test_rescored_object_that_lost_a_concept_updates_that_concept(selection_db):
     concerns = {("o0", "c0"): [1, 0, 0], ("o0", "c1"): [0, 1, 0], ("o1", "c1"): [1, 1, 0]}
     mentions = {("c0", "t0"): [1, 0, 0], ("c1", "t0"): [0, 1, 1], ("c1", "t1"): [1, 0, 0]}
     write_graph(selection_db, concerns, mentions)
-    select(selection_db, "neo4j", 0.5, 0.2)
+    select(Graph(selection_db, "neo4j"), 0.5, 0.2)
     # o0 is analysed again and no longer concerns c1: its c1 candidates go, and c1's
     # distribution (which o1 shares) is rebuilt without them.
     selection_db.execute_query("MATCH (:Object {id: 'o0'})-[r:CONCERNS]->(:Concept {id: 'c1'}) DELETE r")
-    select(selection_db, "neo4j", 0.5, 0.2, object_ids=["o0"])
+    select(Graph(selection_db, "neo4j"), 0.5, 0.2, object_ids=["o0"])
     del concerns[("o0", "c1")]
     assert stored(selection_db) == reference(concerns, mentions, 0.5, 0.2)
 
@@ -234,7 +235,7 @@ def test_prompt_json_shape(selection_db, neo4j_target, tmp_path):
                 {("c0", "t0"): [1, 0, 0], ("c0", "t1"): [0, 1, 0], ("c1", "t1"): [0, 1, 0]})
     selection_db.execute_query("""MATCH (t:Chunk) MERGE (d:Document {id: 'doc', title: 'Doc'})
         MERGE (t)-[:FROM_DOCUMENT]->(d) SET t.section_id = 's' MERGE (s:Section {id: 's'}) SET s.path = ['Doc', 'Part']""")
-    select(selection_db, "neo4j", 0.6, 0.2)
+    select(Graph(selection_db, "neo4j"), 0.6, 0.2)
     result = CliRunner().invoke(cli, ["prompt", "o0", "--format", "json", "--question", "What next?"],
                                 env=cli_env(neo4j_target, tmp_path))
     assert result.exit_code == 0, result.output
@@ -253,7 +254,7 @@ def test_prompt_json_shape(selection_db, neo4j_target, tmp_path):
 
 
 def test_prompt_percentiles_match_the_candidates_view(selection_db):
-    # 4_prompt reads p by binary search over score blocks; candidates.cypher by counting.
+    # prompt_material reads p by binary search over score blocks; candidates.cypher by counting.
     # 300 scores per concept span two blocks of 256, so both paths cross a block boundary.
     clear(selection_db)
     rng = np.random.default_rng(3)
@@ -267,12 +268,12 @@ def test_prompt_percentiles_match_the_candidates_view(selection_db):
     write_graph(selection_db, concerns, mentions)
     selection_db.execute_query("""MATCH (t:Chunk) MERGE (d:Document {id: 'doc', title: 'Doc'})
         MERGE (t)-[:FROM_DOCUMENT]->(d)""")
-    select(selection_db, "neo4j", 0.6, 0.3)
+    select(Graph(selection_db, "neo4j"), 0.6, 0.3)
     expected = reference(concerns, mentions, 0.6, 0.3)
     assert stored(selection_db) == expected
     cited = 0
     for o in sorted({o for o, _ in concerns}):
-        for row in prompt_material(selection_db, "neo4j", o):
+        for row in prompt_material(Graph(selection_db, "neo4j"), o):
             for item in row["evidence"]:
                 w, p, reason = expected[(o, row["concept_id"], item["chunk_id"])]
                 assert (item["w"], item["p"], item["reason"]) == (w, p, reason)
@@ -288,10 +289,10 @@ def test_budget_keeps_each_concepts_best_extracts_in_reading_order(selection_db)
     write_graph(selection_db, concerns, mentions)
     selection_db.execute_query("""MATCH (t:Chunk) MERGE (d:Document {id: 'doc', title: 'Doc'})
         MERGE (t)-[:FROM_DOCUMENT]->(d)""")
-    select(selection_db, "neo4j", 0.6, 0.5)
-    full = {r["concept_id"]: r["evidence"] for r in prompt_material(selection_db, "neo4j", "o0")}
+    select(Graph(selection_db, "neo4j"), 0.6, 0.5)
+    full = {r["concept_id"]: r["evidence"] for r in prompt_material(Graph(selection_db, "neo4j"), "o0")}
     for budget in (1, 2, 10):
-        kept = {r["concept_id"]: r["evidence"] for r in prompt_material(selection_db, "neo4j", "o0", budget)}
+        kept = {r["concept_id"]: r["evidence"] for r in prompt_material(Graph(selection_db, "neo4j"), "o0", budget)}
         assert set(kept) == set(full) == {"c0", "c1"}  # a concept without evidence stays listed
         for concept, evidence in full.items():
             best = sorted(evidence, key=lambda e: (-e["w"], e["chunk_id"]))[:budget]
@@ -299,21 +300,27 @@ def test_budget_keeps_each_concepts_best_extracts_in_reading_order(selection_db)
     assert [e["chunk_id"] for e in full["c0"]] == ["t0", "t1", "t2"] and full["c1"] == []  # t1, t2 tie on w
 
 
-def test_incremental_run_reclassifies_concepts_never_classified_by_this_version(selection_db):
-    # A database from before the per-concept distributions: stale classes on Evidence and no
-    # record of which thresholds they reflect. The next incremental run must not trust them.
+def test_incremental_run_reclassifies_concepts_never_classified(selection_db):
+    # A distribution with no record of the thresholds its stored classes reflect (a concept
+    # classified for the first time): the next incremental run must not trust those classes.
     clear(selection_db)
     concerns = {("o0", "c0"): [1, 0, 0], ("o1", "c0"): [0, 1, 0]}
     mentions = {("c0", "t0"): [1, 0, 0], ("c0", "t1"): [0, 1, 1], ("c0", "t2"): [1, 1, 1]}
     write_graph(selection_db, concerns, mentions)
-    select(selection_db, "neo4j", 0.5, 0.3)
+    select(Graph(selection_db, "neo4j"), 0.5, 0.3)
     selection_db.execute_query("MATCH (s:ScoreDistribution) REMOVE s.classified, s.classified_alpha_w, s.classified_beta_w")
-    selection_db.execute_query("MATCH (e:Evidence) SET e.selected = true, e.reason = 'alpha', e.p = 0.99, e.id = 'old'")
+    selection_db.execute_query("MATCH (e:Evidence) SET e.selected = true, e.reason = 'alpha'")
     new = {("o2", "c0"): [0, 0, 1]}
     write_graph(selection_db, new, {})
-    select(selection_db, "neo4j", 0.5, 0.3, object_ids=["o2"])
+    select(Graph(selection_db, "neo4j"), 0.5, 0.3, object_ids=["o2"])
     assert stored(selection_db) == reference({**concerns, **new}, mentions, 0.5, 0.3)
-    # A full run also drops the properties Evidence carried before.
-    select(selection_db, "neo4j", 0.5, 0.3)
-    records, _, _ = selection_db.execute_query("MATCH (e:Evidence) WHERE e.p IS NOT NULL OR e.id IS NOT NULL RETURN count(e)")
-    assert records[0][0] == 0
+
+
+def test_evidence_from_before_v006_is_refused_in_one_line(selection_db, neo4j_target, tmp_path):
+    clear(selection_db)
+    write_graph(selection_db, {("o0", "c0"): [1, 0, 0]}, {("c0", "t0"): [1, 0, 0]})
+    select(Graph(selection_db, "neo4j"), 0.5, 0.3)
+    selection_db.execute_query("MATCH (e:Evidence) SET e.p = 0.99, e.selected = false")  # the old shape
+    result = CliRunner().invoke(cli, ["select"], env=cli_env(neo4j_target, tmp_path))
+    assert result.exit_code == 1 and result.output.count("\n") == 1
+    assert "from before migration V006" in result.output and "freshly migrated database" in result.output

@@ -10,9 +10,9 @@ from neo4j import GraphDatabase
 
 from conftest import REPO, free_port
 from tripartite.cli import cli
-from tripartite.config import load_settings
-from tripartite.errors import ServerError
-from tripartite.server.local import LocalServer, port_in_use
+from tripartite.infra.config import load_settings
+from tripartite.infra.errors import ServerError
+from tripartite.infra.server.local import LocalServer, port_in_use
 
 pytestmark = pytest.mark.server
 

@@ -1,4 +1,4 @@
-// Chunks with concepts they were not yet analysed for. A chunk remembers every concept it
+// read: chunks with concepts they were not yet analysed for. A chunk remembers every concept it
 // was analysed for (analysed_concepts), found or not, so each (concept, chunk) pair is
 // looked at once: adding a concept or a document analyses only the new pairs.
 

@@ -1,4 +1,4 @@
-// The concepts to analyse for (all loaded ontologies, or one).
+// read: the concepts to analyse for (all loaded ontologies, or one).
 
 MATCH (c:Concept)
 WHERE $ontology IS NULL OR c.ontology = $ontology

@@ -1,4 +1,4 @@
-// Objects with concepts they were not yet analysed for.
+// read: objects with concepts they were not yet analysed for.
 
 MATCH (o:Object)
 WITH o, [id IN $concept_ids WHERE NOT id IN coalesce(o.analysed_concepts, [])] AS missing

@@ -1,4 +1,4 @@
-// Token accounting of one analyze run, kept in the database.
+// write: token accounting of one analyze run, kept in the database.
 
 CREATE (:AnalysisRun {id: $run.id, started_at: datetime($run.started_at), finished_at: datetime(),
                       provider: $run.provider, model: $run.model, stages: $run.stages,

@@ -1,4 +1,4 @@
-// e(c, t): what chunk t says about concept c, with its embedding and provenance, in a batch.
+// write: e(c, t): what chunk t says about concept c, with its embedding and provenance, in a batch.
 // Every concept the chunk was analysed for is remembered, including those it says nothing
 // about (no edge for them). MERGE keeps a re-run from duplicating edges.
 

@@ -1,4 +1,4 @@
-// e(o, c): what object o says about concept c, with its embedding and provenance, in a batch.
+// write: e(o, c): what object o says about concept c, with its embedding and provenance, in a batch.
 
 UNWIND $rows AS row
 MATCH (o:Object {id: row.item_id})

@@ -1,4 +1,4 @@
-// Chunks without an embedding from the current model, in a stable order.
+// read: chunks without an embedding from the current model, in a stable order.
 
 MATCH (c:Chunk)
 WHERE c.embedding IS NULL OR c.embedding_model IS NULL OR c.embedding_model <> $model

@@ -1,4 +1,4 @@
-// Remove documents' sections and chunks, and everything derived from their chunks: the
+// write: remove documents' sections and chunks, and everything derived from their chunks: the
 // Evidence nodes that cite them and (through DETACH) their MENTIONED_IN extracts.
 // Run before changed documents are written again, in the same transaction.
 // Browser: :param document_ids => ['hypertension']

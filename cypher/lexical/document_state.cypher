@@ -1,4 +1,4 @@
-// What the database holds of some documents: enough to tell unchanged from changed.
+// read: what the database holds of some documents: enough to tell unchanged from changed.
 
 UNWIND $document_ids AS id
 MATCH (d:Document {id: id})

@@ -1,4 +1,4 @@
-// Every document with its size in the graph.
+// read: every document with its size in the graph.
 
 MATCH (d:Document)
 RETURN d.id AS id, d.title AS title, d.format AS format, d.path AS path,

@@ -1,4 +1,4 @@
-// Step 2 of removing a document: chunks and sections in batches of small transactions
+// auto: step 2 of removing a document: chunks and sections in batches of small transactions
 // (a 50 MB document does not fit in one), then the Document node itself.
 // Each statement runs as an auto-commit query; in the Browser, prefix it with :auto.
 // Browser: :param document_id => 'hypertension'

@@ -1,4 +1,4 @@
-// Step 1 of removing a document: the Evidence nodes that cite its chunks (small), and the
+// write: step 1 of removing a document: the Evidence nodes that cite its chunks (small), and the
 // chunk count for the report. purge_document.cypher then deletes the rest in batches.
 // Browser: :param document_id => 'hypertension'
 

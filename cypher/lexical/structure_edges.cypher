@@ -1,4 +1,4 @@
-// The structure edges of some documents, from the order and parent properties the loader
+// write: the structure edges of some documents, from the order and parent properties the loader
 // wrote. Idempotent: run it again and nothing changes.
 // Browser: :param document_ids => ['hypertension']
 

@@ -1,4 +1,4 @@
-// Upward tracing: from a chunk to its section path and document (DB-GPT's idea).
+// read: upward tracing: from a chunk to its section path and document (DB-GPT's idea).
 // Browser: :param chunk_id => 'hypertension:0a1b2c3d4e5f'
 
 MATCH (c:Chunk {id: $chunk_id})-[:FROM_DOCUMENT]->(d:Document)

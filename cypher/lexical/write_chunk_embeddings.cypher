@@ -1,4 +1,4 @@
-// Store a batch of chunk embeddings as float32 vectors, with the model that made them.
+// write: store a batch of chunk embeddings as float32 vectors, with the model that made them.
 
 UNWIND $rows AS row
 MATCH (c:Chunk {id: row.id})

@@ -1,4 +1,4 @@
-// Chunk nodes in a batch: text and index as neo4j-graphrag expects them, plus the section
+// write: chunk nodes in a batch: text and index as neo4j-graphrag expects them, plus the section
 // they belong to and their size in the embedding model's tokens.
 
 UNWIND $chunks AS row

@@ -1,4 +1,4 @@
-// The Document node of the lexical graph (neo4j-graphrag compatible: id, path).
+// write: the Document node of the lexical graph (neo4j-graphrag compatible: id, path).
 // Browser: :param document => {id: 'x', title: 'X', path: '/tmp/x.md', format: 'markdown', content_hash: '...', chunker: '...', size_bytes: 1, section_count: 0, chunk_count: 0}
 
 MERGE (d:Document {id: $document.id})

@@ -1,4 +1,4 @@
-// Section nodes, one per Markdown heading (or PDF outline entry, or page), in a batch.
+// write: section nodes, one per Markdown heading (or PDF outline entry, or page), in a batch.
 // parent_id and order are what structure_edges.cypher turns into edges.
 
 UNWIND $sections AS row

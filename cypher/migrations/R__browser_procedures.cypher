@@ -6,13 +6,13 @@
 // scripts in the Browser with :auto (see the README).
 // @database: system
 // @requires: apoc.custom.installProcedure
-// @include: prompt_query = selection/4_prompt
+// @include: prompt_query = selection/prompt_material
 // @include: trace_query = lexical/trace_chunk
 
 CALL apoc.custom.installProcedure(
-  'tripartite.prompt(object_id :: STRING, max_per_concept = null :: INTEGER) :: (object_id :: STRING, kind :: STRING, concept_id :: STRING, name :: STRING, summary :: STRING, evidence :: LIST OF MAP)',
+  'tripartite.prompt(object_id :: STRING, max_per_concept = null :: INTEGER) :: (object_id :: STRING, kind :: STRING, concept_id :: STRING, name :: STRING, summary :: STRING, evidence :: LIST OF MAP, question :: STRING)',
   $prompt_query, $database, 'read',
-  'The prompt material of one object: its concepts with the selected evidence (cypher/selection/4_prompt.cypher).');
+  'The prompt material of one object: its concepts with the selected evidence (cypher/selection/prompt_material.cypher).');
 
 CALL apoc.custom.installProcedure(
   'tripartite.trace(chunk_id :: STRING) :: (document_id :: STRING, document :: STRING, source :: STRING, sections :: LIST OF MAP, chunk_id :: STRING, index :: INTEGER, tokens :: INTEGER, text :: STRING)',

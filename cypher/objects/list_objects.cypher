@@ -1,4 +1,4 @@
-// The objects, with how many concepts each concerns so far.
+// read: the objects, with how many concepts each concerns so far.
 
 MATCH (o:Object)
 WHERE $kind IS NULL OR o.kind = $kind

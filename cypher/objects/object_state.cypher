@@ -1,4 +1,4 @@
-// What the database holds of some objects: enough to tell unchanged from changed.
+// read: what the database holds of some objects: enough to tell unchanged from changed.
 
 UNWIND $object_ids AS id
 MATCH (o:Object {id: id})

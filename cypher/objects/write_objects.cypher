@@ -1,4 +1,4 @@
-// Objects under investigation (an anamnesis, a fault report), in a batch. A changed object
+// write: objects under investigation (an anamnesis, a fault report), in a batch. A changed object
 // loses what was derived from its old text: its CONCERNS extracts, and the record of the
 // concepts it was analysed for, so `analyze` reads it again. Its Evidence stays until the
 // next `select` (of the object or all): that run needs it to know which concepts' score

@@ -1,4 +1,4 @@
-// The loaded ontologies with their classes and concepts.
+// read: the loaded ontologies with their classes and concepts.
 
 MATCH (o:Ontology)
 RETURN o.id AS id, o.version AS version, o.description AS description, o.source AS source,

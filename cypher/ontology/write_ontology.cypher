@@ -1,13 +1,14 @@
-// Load (or reload) one ontology: its Ontology node, concept classes and concepts, IN_CLASS
+// write: load (or reload) one ontology: its Ontology node, concept classes and concepts, IN_CLASS
 // and BROADER edges. Concepts and classes that left the file are removed together with what
 // was derived from them (extract edges, Evidence). Runs in one transaction.
-// Parameters: $ontology {id, name, version, description, source, checksum},
+// Parameters: $ontology {id, name, version, description, source, checksum, question},
 // $classes [{id, key, name, description}], $concepts [{id, key, name, class_id, synonyms,
 // description, broader: [concept ids]}]
 
 MERGE (o:Ontology {id: $ontology.id})
 SET o.version = $ontology.version, o.description = $ontology.description,
-    o.source = $ontology.source, o.checksum = $ontology.checksum, o.loaded_at = datetime();
+    o.source = $ontology.source, o.checksum = $ontology.checksum, o.question = $ontology.question,
+    o.loaded_at = datetime();
 
 // Concepts that are no longer in the file, and everything hanging off them.
 MATCH (c:Concept {ontology: $ontology.id})

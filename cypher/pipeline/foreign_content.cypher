@@ -1,4 +1,4 @@
-// What the database holds besides an evaluation's own documents, objects and ontology:
+// read: what the database holds besides an evaluation's own documents, objects and ontology:
 // `tripartite eval` measures one corpus, so anything else would leak into its prompts.
 // Browser: :param document_ids => []; :param object_ids => []; :param ontology => 'cardiology'
 

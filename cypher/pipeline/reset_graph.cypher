@@ -1,4 +1,4 @@
-// Empty the graph for a fresh evaluation (`tripartite eval --reset`): every node but the
+// auto: empty the graph for a fresh evaluation (`tripartite eval --reset`): every node but the
 // migration history, which the schema it describes outlives. In batches (a big graph does
 // not fit one transaction); in the Browser prefix it with :auto.
 

@@ -1,6 +1,6 @@
-// Every candidate of some objects with its score, percentile and classification; for
+// read: every candidate of some objects with its score, percentile and classification; for
 // inspection in the Browser (and the tests' comparison with the NumPy reference).
-// p = P_c(w), read from the concept's score blocks as in 4_prompt.
+// p = P_c(w), read from the concept's score blocks as in prompt_material.
 // Browser: :param object_ids => ['patient-a']   (null lists every object's candidates)
 
 MATCH (e:Evidence)

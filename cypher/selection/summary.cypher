@@ -1,4 +1,4 @@
-// How many candidates there are and how many each step selected: over the given objects'
+// read: how many candidates there are and how many each step selected: over the given objects'
 // candidates, or over all of them when $object_ids is null.
 // Browser: :param object_ids => null
 

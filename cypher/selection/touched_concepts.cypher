@@ -1,4 +1,4 @@
-// The concepts whose distributions an object's candidates take part in.
+// read: the concepts whose distributions an object's candidates take part in.
 // Browser: :param object_ids => ['patient-a']
 
 UNWIND $object_ids AS object_id

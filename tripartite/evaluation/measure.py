@@ -3,18 +3,18 @@
 A concept of the object (one it CONCERNS: the pre-analysis found it in the object) is
 covered by a prompt when at least one chunk the prompt cites carries an extract of that
 concept (a MENTIONED_IN edge from the concept to the chunk). The same definition scores
-both methods, in cypher/selection/coverage.cypher.
+both methods, in cypher/evaluation/coverage.cypher.
 """
 from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
 
-import neo4j
-
-from tripartite import scripts
-from tripartite.rag import rag_prompt, retrieve
-from tripartite.selection import build_prompt, prompt_material
+from tripartite.infra.config import question_or_default
+from tripartite.infra.graph import Graph
+from tripartite.objects.store import object_text
+from tripartite.search.vector import rag_prompt, retrieve
+from tripartite.selection import tripartite_prompt
 
 TRIPARTITE = "Tripartite"
 
@@ -60,46 +60,44 @@ class Measurement:
         return 1000.0 * self.covered / self.tokens if self.tokens else 0.0
 
 
-def coverage(driver: neo4j.Driver, database: str, object_id: str, chunk_ids: list[str]) -> tuple[int, int]:
+def coverage(graph: Graph, object_id: str, chunk_ids: list[str]) -> tuple[int, int]:
     """(covered, total) for the object's concepts and a set of chunks (see the module doc)."""
-    row = scripts.query(driver, database, "selection/coverage", object_id=object_id, chunk_ids=chunk_ids)[0]
+    row = graph.run("evaluation/coverage", object_id=object_id, chunk_ids=chunk_ids)[0]
     return row["covered"], row["total"]
 
 
-def tripartite_measurement(driver: neo4j.Driver, database: str, object_id: str, question: str,
-                           alpha: float | None = None, beta: float | None = None,
+def tripartite_measurement(graph: Graph, object_id: str, question: str | None,
                            budget: int | None = None) -> Measurement:
-    rows = prompt_material(driver, database, object_id, budget)
-    built = build_prompt(object_id, rows, question, alpha, beta)
+    built = tripartite_prompt(graph, object_id, question, max_per_concept=budget)
     cited = sorted({e["chunk_id"] for c in built["concepts"] for e in c["evidence"]})
-    covered, total = coverage(driver, database, object_id, cited)
+    covered, total = coverage(graph, object_id, cited)
     method = TRIPARTITE if budget is None else budget_label(budget)
     return Measurement(object_id, method, built["tokens"], total, covered, len(cited))
 
 
-def measure_objects(driver: neo4j.Driver, database: str, embedder, object_ids: list[str],
-                    settings: list[RagSetting], question: str, alpha: float, beta: float,
-                    budgets: list[int] = (), on_object=lambda object_id: None) -> list[Measurement]:
+def measure_objects(graph: Graph, embedder, object_ids: list[str], settings: list[RagSetting],
+                    question: str | None, budgets: list[int] = (),
+                    on_object=lambda object_id: None) -> list[Measurement]:
     """The Tripartite prompt (and its budgeted variants) and every RAG setting, for each
     object. RAG ranks all chunks once per object (neo4j-graphrag's VectorRetriever, the
     object's text as the query) and each setting takes its share of that ranking."""
     results: list[Measurement] = []
     for object_id in object_ids:
         on_object(object_id)
-        ours = tripartite_measurement(driver, database, object_id, question, alpha, beta)
+        ours = tripartite_measurement(graph, object_id, question)
         results.append(ours)
-        results += [tripartite_measurement(driver, database, object_id, question, alpha, beta, budget)
-                    for budget in budgets]
-        text = scripts.query(driver, database, "objects/object_text", object_id=object_id)[0]["text"]
-        ranked = retrieve(driver, database, embedder, text, None, None)
+        results += [tripartite_measurement(graph, object_id, question, budget) for budget in budgets]
+        found = object_text(graph, object_id)
+        text, asked = found["text"], question_or_default(question, found["question"])
+        ranked = retrieve(graph, embedder, text, None, None)
 
         def rag(label: str, chunks: list[dict]) -> Measurement:
-            prompt = rag_prompt(object_id, text, chunks, question)
-            covered, total = coverage(driver, database, object_id, [c["chunk_id"] for c in chunks])
+            prompt = rag_prompt(object_id, text, chunks, asked)
+            covered, total = coverage(graph, object_id, [c["chunk_id"] for c in chunks])
             return Measurement(object_id, label, prompt["tokens"], total, covered, len(chunks))
 
         results += [rag(setting.label, setting.pick(ranked)) for setting in settings]
-        results.append(rag(SAME_BUDGET, ranked[:_fitting(object_id, text, ranked, question, ours.tokens)]))
+        results.append(rag(SAME_BUDGET, ranked[:_fitting(object_id, text, ranked, asked, ours.tokens)]))
     return results
 
 

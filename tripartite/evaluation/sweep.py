@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import neo4j
-
 from tripartite.evaluation.measure import summarize, tripartite_measurement
+from tripartite.infra.graph import Graph
 from tripartite.selection import reclassify
 
 
@@ -20,8 +19,8 @@ class SweepPoint:
     median_density: float
 
 
-def sweep(driver: neo4j.Driver, database: str, object_ids: list[str], alphas: list[float], betas: list[float],
-          question: str, restore: tuple[float, float], on_point=lambda alpha, beta: None) -> list[SweepPoint]:
+def sweep(graph: Graph, object_ids: list[str], alphas: list[float], betas: list[float], question: str | None,
+          restore: tuple[float, float], on_point=lambda alpha, beta: None) -> list[SweepPoint]:
     """Every (alpha, beta) of the grid with beta < alpha (a blanket at or above alpha adds
     nothing); the classification is put back to `restore` afterwards."""
     points = []
@@ -29,11 +28,11 @@ def sweep(driver: neo4j.Driver, database: str, object_ids: list[str], alphas: li
         for alpha in alphas:
             for beta in (b for b in betas if b < alpha):
                 on_point(alpha, beta)
-                reclassify(driver, database, alpha, beta)
-                rows = [tripartite_measurement(driver, database, o, question, alpha, beta) for o in object_ids]
+                reclassify(graph, alpha, beta)
+                rows = [tripartite_measurement(graph, o, question) for o in object_ids]
                 [ours] = summarize(rows)
                 points.append(SweepPoint(alpha, beta, ours.median_tokens, ours.median_covered, ours.median_coverage,
                                          ours.median_density))
     finally:
-        reclassify(driver, database, *restore)
+        reclassify(graph, *restore)
     return points

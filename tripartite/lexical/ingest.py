@@ -10,8 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-import neo4j
-
+from tripartite.infra.graph import Graph
 from tripartite.lexical.chunker import chunk_document, chunker_signature
 from tripartite.lexical.model import DocumentRecords
 from tripartite.lexical.readers import EmptyDocument, IngestError, discover, document_ids, read_document
@@ -37,7 +36,7 @@ class IngestReport:
                 "failed": self.failed, "missing": self.missing}
 
 
-def ingest_paths(driver: neo4j.Driver, database: str, paths: list[str], counter, max_tokens: int,
+def ingest_paths(graph: Graph, paths: list[str], counter, max_tokens: int,
                  max_bytes: int, on_file: Callable[[Path], None] = lambda p: None) -> IngestReport:
     report = IngestReport()
     found = discover(paths)
@@ -45,7 +44,7 @@ def ingest_paths(driver: neo4j.Driver, database: str, paths: list[str], counter,
     report.skipped = [{"path": str(p), "reason": f"unsupported file type {p.suffix or '(none)'}"}
                       for p in found.unsupported]
     ids = document_ids(found.supported)
-    states = document_states(driver, database, list(ids.values())) if ids else {}
+    states = document_states(graph, list(ids.values())) if ids else {}
     signature = chunker_signature(counter, max_tokens)
     batch: list[DocumentRecords] = []
     batch_chunks = 0
@@ -53,7 +52,7 @@ def ingest_paths(driver: neo4j.Driver, database: str, paths: list[str], counter,
     def flush() -> None:
         nonlocal batch, batch_chunks
         try:
-            write_documents(driver, database, batch)
+            write_documents(graph, batch)
         except IngestError as exc:  # too big for one transaction: reported, nothing written
             report.failed.extend({"path": r.document.path, "error": str(exc)} for r in batch)
             batch, batch_chunks = [], 0

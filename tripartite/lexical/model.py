@@ -5,6 +5,16 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
+from tripartite.infra.errors import TripartiteError
+
+
+class IngestError(TripartiteError):
+    """A source file cannot be read; the message names it and the fix."""
+
+
+class EmptyDocument(IngestError):
+    """Not a failure: the file holds no text, so there is nothing to ingest."""
+
 
 @dataclass(frozen=True)
 class ParsedSection:

@@ -5,14 +5,12 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from tripartite.lexical.model import ParsedSection
+from tripartite.lexical.model import IngestError, ParsedSection
 
 
 def pdf_sections(path: Path, data: bytes) -> tuple[str, list[ParsedSection]]:
     from pypdf import PdfReader
     from pypdf.errors import FileNotDecryptedError, PdfReadError
-
-    from tripartite.lexical.readers import IngestError
 
     try:
         reader = PdfReader(io.BytesIO(data))

@@ -10,23 +10,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from tripartite.errors import TripartiteError
 from tripartite.lexical.markdown import first_heading, markdown_sections
-from tripartite.lexical.model import ParsedDocument, ParsedSection, short_hash, slugify
+from tripartite.lexical.model import EmptyDocument, IngestError, ParsedDocument, ParsedSection, short_hash, slugify
+from tripartite.lexical.pdf import pdf_sections
 
 MARKDOWN = {".md", ".markdown", ".mdown", ".mkd"}
 TEXT = {".txt", ".text"}
 PDF = {".pdf"}
 SUPPORTED = MARKDOWN | TEXT | PDF
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
-
-
-class IngestError(TripartiteError):
-    pass
-
-
-class EmptyDocument(IngestError):
-    """Not a failure: the file holds no text, so there is nothing to ingest."""
 
 
 @dataclass(frozen=True)
@@ -103,8 +95,6 @@ def read_document(path: Path, document_id: str, max_bytes: int = DEFAULT_MAX_BYT
     content_hash = hashlib.sha256(data).hexdigest()
     suffix = path.suffix.lower()
     if suffix in PDF:
-        from tripartite.lexical.pdf import pdf_sections
-
         title, sections = pdf_sections(path, data)
         fmt = "pdf"
     else:

@@ -1,16 +1,14 @@
-"""Writing parsed documents to Neo4j: nodes from Python in UNWIND batches, edges by
-cypher/lexical/structure_edges.cypher, all of a batch of documents in one transaction."""
+"""The lexical graph in Neo4j (cypher/lexical/): nodes written from Python in UNWIND
+batches, every edge drawn by structure_edges.cypher, a batch of documents in one transaction."""
 from __future__ import annotations
 
 from dataclasses import asdict
 from typing import Sequence
 
-import neo4j
 from neo4j.exceptions import TransientError
 
-from tripartite import scripts
-from tripartite.lexical.model import DocumentRecords
-from tripartite.lexical.readers import IngestError
+from tripartite.infra.graph import Graph, ScriptTransaction
+from tripartite.lexical.model import DocumentRecords, IngestError
 
 ROWS_PER_STATEMENT = 5000
 
@@ -22,27 +20,26 @@ def _document_row(records: DocumentRecords) -> dict:
             "section_count": len(records.sections), "chunk_count": len(records.chunks)}
 
 
-def _write_batch(tx: neo4j.ManagedTransaction, batch: Sequence[DocumentRecords]) -> None:
+def _write_batch(tx: ScriptTransaction, batch: Sequence[DocumentRecords]) -> None:
     ids = [r.document.id for r in batch]
-    scripts.run(tx, "lexical/delete_document_content", document_ids=ids)
+    tx.run("lexical/delete_document_content", document_ids=ids)
     for records in batch:
-        scripts.run(tx, "lexical/write_document", document=_document_row(records))
+        tx.run("lexical/write_document", document=_document_row(records))
     sections = [asdict(s) for r in batch for s in r.sections]
     for start in range(0, len(sections), ROWS_PER_STATEMENT):
-        scripts.run(tx, "lexical/write_sections", sections=sections[start:start + ROWS_PER_STATEMENT])
+        tx.run("lexical/write_sections", sections=sections[start:start + ROWS_PER_STATEMENT])
     chunks = [asdict(c) for r in batch for c in r.chunks]
     for start in range(0, len(chunks), ROWS_PER_STATEMENT):
-        scripts.run(tx, "lexical/write_chunks", chunks=chunks[start:start + ROWS_PER_STATEMENT])
-    scripts.run(tx, "lexical/structure_edges", document_ids=ids)
+        tx.run("lexical/write_chunks", chunks=chunks[start:start + ROWS_PER_STATEMENT])
+    tx.run("lexical/structure_edges", document_ids=ids)
 
 
-def write_documents(driver: neo4j.Driver, database: str, batch: Sequence[DocumentRecords]) -> None:
+def write_documents(graph: Graph, batch: Sequence[DocumentRecords]) -> None:
     """Replace the given documents in one transaction: all of them are written, or none."""
     if not batch:
         return
     try:
-        with driver.session(database=database) as session:
-            session.execute_write(_write_batch, batch)
+        graph.write_transaction(lambda tx: _write_batch(tx, batch))
     except TransientError as exc:
         if "MemoryPoolOutOfMemoryError" not in (exc.code or ""):
             raise
@@ -54,29 +51,26 @@ def write_documents(driver: neo4j.Driver, database: str, batch: Sequence[Documen
                           "`tripartite documents remove ID`") from None
 
 
-def document_states(driver: neo4j.Driver, database: str, ids: list[str]) -> dict[str, dict]:
-    rows = scripts.query(driver, database, "lexical/document_state", document_ids=ids)
-    return {row["id"]: row for row in rows}
+def document_states(graph: Graph, ids: list[str]) -> dict[str, dict]:
+    return {row["id"]: row for row in graph.run("lexical/document_state", document_ids=ids)}
 
 
-def list_documents(driver: neo4j.Driver, database: str) -> list[dict]:
-    return scripts.query(driver, database, "lexical/list_documents")
+def list_documents(graph: Graph) -> list[dict]:
+    return graph.run("lexical/list_documents")
 
 
-def remove_document(driver: neo4j.Driver, database: str, document_id: str) -> int | None:
+def remove_document(graph: Graph, document_id: str) -> int | None:
     """Remove a document and all it carries; None if there was no such document.
 
     Evidence goes first, then chunks and sections in batches of small transactions (a big
     document does not fit in one), and the Document node last: if a removal is interrupted,
     the document is still listed and removing it again finishes the job."""
-    rows = scripts.query(driver, database, "lexical/document_state", document_ids=[document_id])
-    if not rows:
+    if not graph.run("lexical/document_state", document_ids=[document_id]):
         return None
-    counted = scripts.write(driver, database, "lexical/remove_document_evidence", document_id=document_id)
-    scripts.run_autocommit(driver, database, "lexical/purge_document", document_id=document_id)
+    counted = graph.run("lexical/remove_document_evidence", document_id=document_id)
+    graph.run("lexical/purge_document", document_id=document_id)
     return counted[0]["chunks"] if counted else 0
 
 
-def trace_chunk(driver: neo4j.Driver, database: str, chunk_id: str) -> dict | None:
-    rows = scripts.query(driver, database, "lexical/trace_chunk", chunk_id=chunk_id)
-    return rows[0] if rows else None
+def trace_chunk(graph: Graph, chunk_id: str) -> dict | None:
+    return graph.one("lexical/trace_chunk", chunk_id=chunk_id)

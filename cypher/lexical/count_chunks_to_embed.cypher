@@ -1,0 +1,6 @@
+// read: how many chunks lack an embedding from the given model.
+// Browser: :param model => 'all-MiniLM-L6-v2'
+
+MATCH (c:Chunk)
+WHERE c.embedding IS NULL OR c.embedding_model IS NULL OR c.embedding_model <> $model
+RETURN count(c) AS chunks;

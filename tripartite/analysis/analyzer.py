@@ -1,0 +1,206 @@
+"""`tripartite analyze`: the concept-anchored pre-analysis of chunks and objects.
+
+For every chunk, one call covers all the concepts it may concern: a pre-filter keeps the
+concepts whose name or synonym appears in the chunk or whose description is close to the
+chunk in embedding space; the others are recorded as analysed without a call. Every object
+gets one call covering all concepts. Results are written in batches as they arrive, and
+every answer is cached the moment it arrives, so a killed run resumes without paying twice.
+"""
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Callable
+
+import numpy as np
+
+from tripartite.analysis.prompts import (DEFAULT_CHUNK_PROMPT, DEFAULT_OBJECT_PROMPT, concept_lines,
+                                         plugin_templates, prompt_version, render)
+from tripartite.infra.graph import Graph
+from tripartite.analysis.extractive import synonym_pattern
+from tripartite.infra.llm.providers import ConceptInfo, ExtractionTask
+from tripartite.infra.llm.runner import LLMRunner
+from tripartite.infra.llm.schema import SCHEMA_VERSION
+from tripartite.infra.tokens import count_tokens
+
+PREFILTER_SIMILARITY = 0.3
+CONCEPTS_PER_CALL = 40
+WRITE_EVERY = 32
+
+
+@dataclass
+class Plan:
+    chunk_tasks: list[ExtractionTask] = field(default_factory=list)
+    object_tasks: list[ExtractionTask] = field(default_factory=list)
+    skipped: dict[str, list[str]] = field(default_factory=dict)  # chunk id -> concepts filtered out
+    pairs_total: int = 0       # (concept, chunk) pairs to look at: the naive scheme's call count
+    pairs_candidate: int = 0   # pairs that survive the pre-filter
+
+
+class Analyzer:
+    """Plans and runs the pre-analysis over the concepts loaded when it first looks (all
+    ontologies', or one's)."""
+
+    def __init__(self, graph: Graph, embedder, runner: LLMRunner, prefilter: bool = True,
+                 ontology: str | None = None):
+        self.graph = graph
+        self.embedder = embedder
+        self.runner = runner
+        self.prefilter = prefilter
+        self.ontology = ontology
+        self.templates = plugin_templates()
+        self._concepts: dict[str, ConceptInfo] | None = None
+        self.ontology_of: dict[str, str] = {}
+        self._gloss: dict[str, np.ndarray] = {}
+
+    @property
+    def concepts(self) -> dict[str, ConceptInfo]:
+        if self._concepts is None:
+            rows = self.graph.run("analysis/concepts", ontology=self.ontology)
+            self._concepts = {r["id"]: ConceptInfo(r["id"], r["name"], tuple(r["synonyms"]), r["description"])
+                              for r in rows}
+            self.ontology_of = {r["id"]: r["ontology"] for r in rows}
+        return self._concepts
+
+    def _template(self, ontology: str, stage: str) -> str:
+        default = DEFAULT_CHUNK_PROMPT if stage == "chunk" else DEFAULT_OBJECT_PROMPT
+        return self.templates.get(ontology, {}).get(stage, default)
+
+    def _gloss_vectors(self, ids: list[str]) -> np.ndarray:
+        missing = [i for i in ids if i not in self._gloss]
+        if missing:
+            for cid, vector in zip(missing, self.embedder.embed([self.concepts[i].gloss for i in missing])):
+                self._gloss[cid] = vector
+        return np.stack([self._gloss[i] for i in ids])
+
+    def _tasks(self, stage: str, item_id: str, text: str, concept_ids: list[str], **fields: str) -> list[ExtractionTask]:
+        """One task per ontology (each has its own prompt), split if very many concepts."""
+        tasks = []
+        by_ontology: dict[str, list[str]] = {}
+        for cid in concept_ids:
+            by_ontology.setdefault(self.ontology_of[cid], []).append(cid)
+        for ontology, ids in sorted(by_ontology.items()):
+            template = self._template(ontology, stage)
+            for start in range(0, len(ids), CONCEPTS_PER_CALL):
+                concepts = [self.concepts[i] for i in ids[start:start + CONCEPTS_PER_CALL]]
+                prompt = render(template, concepts=concept_lines(concepts), text=text, **fields)
+                tasks.append(ExtractionTask(stage, item_id, prompt, text, tuple(concepts)))
+        return tasks
+
+    def plan(self) -> Plan:
+        plan = Plan()
+        ids = sorted(self.concepts)
+        if not ids:
+            return plan
+        for row in self.graph.run("analysis/chunks_to_analyse", concept_ids=ids):
+            missing = row["missing"]
+            plan.pairs_total += len(missing)
+            candidates = self._candidates(row, missing) if self.prefilter else missing
+            plan.pairs_candidate += len(candidates)
+            plan.skipped[row["id"]] = [c for c in missing if c not in candidates]
+            if candidates:
+                plan.chunk_tasks += self._tasks("chunk", row["id"], row["text"], candidates,
+                                                document=row["document"] or "", section=row["section"] or "")
+            elif plan.skipped[row["id"]]:
+                plan.chunk_tasks.append(ExtractionTask("chunk", row["id"], "", row["text"], ()))
+        for row in self.graph.run("analysis/objects_to_analyse", concept_ids=ids):
+            plan.object_tasks += self._tasks("object", row["id"], row["text"], row["missing"],
+                                             kind=row["kind"] or "object", object_id=row["id"])
+        return plan
+
+    def _candidates(self, row: dict, missing: list[str]) -> list[str]:
+        text = row["text"]
+        vector = np.asarray(row["embedding"] or [], dtype=np.float32)
+        if vector.shape != (self.embedder.dimensions,):  # not embedded, or by another model (OpenAI)
+            vector = self.embedder.embed([text])[0]
+        similarity = self._gloss_vectors(missing) @ vector
+        return [cid for cid, sim in zip(missing, similarity)
+                if sim >= PREFILTER_SIMILARITY or synonym_pattern(self.concepts[cid]).search(text)]
+
+    def execute(self, plan: Plan, on_done: Callable[[int], None] = lambda n: None) -> list[str]:
+        """Run the plan; return the errors of tasks that failed (they stay pending)."""
+        errors: list[str] = []
+        pending: dict[str, list[dict]] = {"chunk": [], "object": []}
+        provider = self.runner.provider
+        versions: dict[tuple[str, str], str] = {}  # (ontology, stage) -> version of its template
+
+        def version_of(task: ExtractionTask) -> str:
+            key = (self.ontology_of[task.concepts[0].id], task.stage)
+            if key not in versions:
+                versions[key] = prompt_version(self._template(*key))
+            return versions[key]
+
+        def flush(stage: str) -> None:
+            rows = pending[stage]
+            if not rows:
+                return
+            summaries = [e for r in rows for e in r["extracts"]]
+            if summaries:
+                for e, vector in zip(summaries, self.embedder.embed([e["summary"] for e in summaries])):
+                    e["embedding"] = vector.tolist()
+            name = "analysis/write_chunk_extracts" if stage == "chunk" else "analysis/write_object_extracts"
+            self.graph.run(name, rows=rows, provider=provider.name, model=provider.model,
+                           embedding_model=self.embedder.name)
+            pending[stage] = []
+
+        empty = [t for t in plan.chunk_tasks if not t.concepts]
+        real = [t for t in plan.chunk_tasks + plan.object_tasks if t.concepts]
+        for task in empty:  # every candidate was filtered out: recorded without a call
+            pending["chunk"].append({"item_id": task.item_id, "analysed": plan.skipped.get(task.item_id, []),
+                                     "extracts": [], "prompt_version": SCHEMA_VERSION})
+            on_done(1)
+        flush("chunk")
+        skipped_written: set[str] = set()
+        for outcome in self.runner.run(real):
+            task = outcome.task
+            on_done(1)
+            if outcome.error:
+                errors.append(outcome.error)
+                continue
+            analysed = [c.id for c in task.concepts]
+            if task.stage == "chunk" and task.item_id not in skipped_written:
+                analysed += plan.skipped.get(task.item_id, [])
+                skipped_written.add(task.item_id)
+            extracts = [{"concept_id": cid, "summary": text} for cid, text in outcome.extracts.items() if text]
+            pending[task.stage].append({"item_id": task.item_id, "analysed": analysed, "extracts": extracts,
+                                        "prompt_version": version_of(task)})
+            if len(pending[task.stage]) >= WRITE_EVERY:
+                flush(task.stage)
+        flush("chunk")
+        flush("object")
+        return errors
+
+    def run(self, plan: Plan, on_done: Callable[[int], None] = lambda n: None) -> dict:
+        """Execute the plan and record its accounting: {"errors", "stages", totals...}. An
+        endpoint that does not answer at all stops the run with one line before any call."""
+        started = time.time()
+        provider = self.runner.provider
+        tasks = plan.chunk_tasks + plan.object_tasks
+        if not provider.offline and any(t.concepts and not self.runner.is_cached(t) for t in tasks):
+            provider.check_reachable()
+        errors = self.execute(plan, on_done)
+        return {"errors": errors, **self.record(started)}
+
+    def record(self, started: float) -> dict:
+        stages = self.runner.accounting.as_dict()
+        totals = {key: sum(s[key] for s in stages.values())
+                  for key in ("calls", "prompt_tokens", "completion_tokens", "cache_hits", "failures")}
+        run = {"id": uuid.uuid4().hex, "started_at": datetime.fromtimestamp(started, timezone.utc).isoformat(),
+               "provider": self.runner.provider.name, "model": self.runner.provider.model,
+               "stages": json.dumps(stages), **totals}
+        self.graph.run("analysis/record_run", run=run)
+        return {"stages": stages, **totals}
+
+
+def dry_run_figures(plan: Plan, cached: Callable[[ExtractionTask], bool]) -> dict:
+    """Calls and exact prompt tokens (cl100k_base) that the plan would spend, per stage."""
+    figures: dict[str, dict] = {}
+    for stage, tasks in (("chunk", plan.chunk_tasks), ("object", plan.object_tasks)):
+        calls = [t for t in tasks if t.concepts and not cached(t)]
+        figures[stage] = {"calls": len(calls), "prompt_tokens": sum(count_tokens(t.prompt) for t in calls),
+                          "cached": sum(1 for t in tasks if t.concepts and cached(t))}
+    figures["pairs"] = {"naive_calls": plan.pairs_total, "after_prefilter": plan.pairs_candidate}
+    return figures

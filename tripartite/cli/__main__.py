@@ -1,0 +1,3 @@
+from tripartite.cli import main
+
+main()

@@ -1,0 +1,117 @@
+"""The lexical graph: `ingest`, `embed`, `documents list|remove` and `trace`."""
+from __future__ import annotations
+
+import click
+
+from tripartite.cli.common import App, output, pass_app, progress, rows_or_hint
+from tripartite.infra.embeddings import make_embedder
+from tripartite.lexical.token_counters import make_token_counter
+from tripartite.infra.errors import TripartiteError
+from tripartite.lexical.embed import embed_chunks, pending_count
+from tripartite.lexical.ingest import ingest_paths
+from tripartite.lexical.readers import discover
+from tripartite.lexical.store import list_documents, remove_document, trace_chunk
+
+
+def embed_pending(app: App) -> int:
+    """Embed the chunks that lack a vector from the configured model, with a progress bar."""
+    embedder = make_embedder(app.settings)
+    pending = pending_count(app.graph, embedder.name)
+    if not pending:
+        return 0
+    with progress(f"Embedding ({embedder.name})", pending) as bar:
+        return embed_chunks(app.graph, embedder, on_progress=bar.update)
+
+
+def _ingest_lines(report: dict) -> list[str]:
+    lines = [f"{'replaced' if doc['replaced'] else 'ingested':<9} {doc['id']}: {doc['sections']} sections, "
+             f"{doc['chunks']} chunks" for doc in report["ingested"]]
+    lines += [f"unchanged {doc['id']}" for doc in report["unchanged"]]
+    lines += [f"skipped   {item['path']}: {item['reason']}" for item in report["skipped"]]
+    if report["embedded"] is not None:
+        lines.append(f"embedded  {report['embedded']} chunks")
+    for path in report["missing"]:
+        click.echo(f"error: {path}: no such file or folder", err=True)
+    for item in report["failed"]:
+        click.echo(f"error: {item['error']}", err=True)
+    return lines
+
+
+@click.command("ingest")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--chunk-tokens", type=int, help="Largest chunk, in the embedding model's tokens (default 200).")
+@click.option("--max-mb", type=float, help="Refuse files larger than this (default 64).")
+@click.option("--no-embed", is_flag=True, help="Write the graph only; embed later with `tripartite embed`.")
+@output(_ingest_lines, exit_code=lambda report: 1 if report["failed"] or report["missing"] else 0)
+@pass_app
+def ingest_command(app: App, paths: tuple[str, ...], chunk_tokens: int | None, max_mb: float | None,
+                   no_embed: bool) -> dict:
+    """Ingest Markdown, text and PDF files (or folders of them) into the lexical graph."""
+    settings = app.settings
+    max_tokens = chunk_tokens or settings.chunking.max_tokens
+    counter = make_token_counter(settings)
+    if max_tokens < 16 or max_tokens + 2 > counter.window:
+        raise click.BadParameter(f"{max_tokens} does not fit the embedding model's {counter.window}-token window; "
+                                 f"use 16 to {counter.window - 2}", param_hint="--chunk-tokens")
+    max_bytes = int((max_mb or settings.chunking.max_mb) * 1024 * 1024)
+    total = len(discover(paths).supported)
+    with progress("Ingesting", total, hidden=total < 2) as bar:
+        report = ingest_paths(app.graph, list(paths), counter, max_tokens, max_bytes, on_file=lambda path: bar.update(1))
+    embedded = None if no_embed else embed_pending(app)
+    return {**report.as_dict(), "embedded": embedded}
+
+
+@click.command("embed")
+@output(lambda result: [f"embedded {result['embedded']} chunks"])
+@pass_app
+def embed_command(app: App) -> dict:
+    """Embed every chunk that has no vector from the configured model yet."""
+    return {"embedded": embed_pending(app)}
+
+
+@click.group("documents")
+def documents_group() -> None:
+    """The documents in the lexical graph."""
+
+
+@documents_group.command("list")
+@output(rows_or_hint("no documents; add some with `tripartite ingest PATH`",
+                     lambda row: f"{row['id']:<32} {row['format']:<8} {row['sections']:>4} sections "
+                                 f"{row['chunks']:>6} chunks {row['embedded']:>6} embedded  {row['path']}"))
+@pass_app
+def documents_list(app: App) -> list[dict]:
+    """Every document with its sections, chunks and embedded chunks."""
+    return list_documents(app.graph)
+
+
+@documents_group.command("remove")
+@click.argument("document_id")
+@output(lambda removed: [f"removed {removed['removed']} ({removed['chunks']} chunks)"])
+@pass_app
+def documents_remove(app: App, document_id: str) -> dict:
+    """Remove a document with its sections, chunks and everything derived from them."""
+    chunks = remove_document(app.graph, document_id)
+    if chunks is None:
+        raise TripartiteError(f"no document with id {document_id!r}; see `tripartite documents list`")
+    return {"removed": document_id, "chunks": chunks}
+
+
+def _trace_lines(trace: dict) -> list[str]:
+    trail = [trace["document"]] + [s["title"] for s in trace["sections"]] + [f"chunk {trace['index']}"]
+    return [" > ".join(trail), f"({trace['document_id']}: {trace['source']}; {trace['tokens']} tokens)", "",
+            trace["text"]]
+
+
+@click.command("trace")
+@click.argument("chunk_id")
+@output(_trace_lines)
+@pass_app
+def trace_command(app: App, chunk_id: str) -> dict:
+    """Print the path Document > Section > ... > Chunk of a chunk, with its text."""
+    trace = trace_chunk(app.graph, chunk_id)
+    if trace is None:
+        raise TripartiteError(f"no chunk with id {chunk_id!r}")
+    return trace
+
+
+COMMANDS = [ingest_command, embed_command, documents_group, trace_command]

@@ -1,0 +1,93 @@
+"""`tripartite server`: the local Neo4j 5.26 + APOC + Browser, from Maven Central jars."""
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import click
+
+from tripartite.cli.common import App, output, pass_app, say
+from tripartite.infra.server.local import LocalServer, ServerStatus
+
+
+def local_server(app: App, bolt_port: int | None = None, http_port: int | None = None) -> LocalServer:
+    settings = app.settings.server
+    if bolt_port:
+        settings = replace(settings, bolt_port=bolt_port)
+    if http_port:
+        settings = replace(settings, http_port=http_port)
+    return LocalServer(settings, app.settings.cache_dir, say=say)
+
+
+def ensure_server(app: App, note=say) -> None:
+    """Start the local Neo4j unless the user configured a server of their own."""
+    if not app.settings.uri_from_user:
+        local = local_server(app)
+        if not local.status().running:
+            note("starting the local Neo4j (first time: fetching its jars from Maven Central)")
+            local.start()
+
+
+def status_lines(status: ServerStatus) -> list[str]:
+    if status.running:
+        return [f"running (pid {status.pid}), Neo4j {status.neo4j_version}", f"  bolt:    {status.bolt_uri}",
+                f"  browser: {status.browser_url}", f"  home:    {status.home}"]
+    return [f"not running (home {status.home})"]
+
+
+@click.group("server")
+def server_group() -> None:
+    """The local Neo4j 5.26 + APOC + Browser, built from Maven Central jars (no Docker)."""
+
+
+@server_group.command("start")
+@click.option("--bolt-port", type=int, help="Bolt port (default 7687, or TRIPARTITE_BOLT_PORT).")
+@click.option("--http-port", type=int, help="HTTP/Browser port (default 7474, or TRIPARTITE_HTTP_PORT).")
+@output(lambda status: status_lines(ServerStatus(**status)))
+@pass_app
+def server_start(app: App, bolt_port: int | None, http_port: int | None) -> dict:
+    """Resolve the jars (first time only), write the config, start, and wait for Bolt."""
+    local = local_server(app, bolt_port, http_port)
+    was_running = local.status().running
+    started = time.monotonic()
+    status = local.start()
+    say("already running" if was_running else f"started in {time.monotonic() - started:.1f} s")
+    return status.as_dict()
+
+
+@server_group.command("stop")
+@output(lambda stopped: ["stopped" if stopped["stopped"] else "not running"])
+@pass_app
+def server_stop(app: App) -> dict:
+    """Shut the local server down cleanly (SIGTERM, then wait)."""
+    return {"stopped": local_server(app).stop()}
+
+
+@server_group.command("status")
+@output(lambda status: status_lines(ServerStatus(**status)), exit_code=lambda status: 0 if status["running"] else 3)
+@pass_app
+def server_status(app: App) -> dict:
+    """Say whether the local server runs, and where. Exit code 3 when it does not."""
+    return local_server(app).status().as_dict()
+
+
+@server_group.command("logs")
+@click.option("-n", "--lines", default=50, show_default=True, help="How many lines from the end.")
+@click.option("-f", "--follow", is_flag=True, help="Keep printing new lines until Ctrl-C.")
+@pass_app
+def server_logs(app: App, lines: int, follow: bool) -> None:
+    """Print the end of the server's log."""
+    local = local_server(app)
+    click.echo(local.log_tail(lines))
+    if follow:
+        with local.console_log.open("r", encoding="utf-8", errors="replace") as handle:
+            handle.seek(0, 2)
+            while True:
+                line = handle.readline()
+                if line:
+                    click.echo(line, nl=False)
+                else:
+                    time.sleep(0.5)
+
+
+COMMANDS = [server_group]

@@ -1,0 +1,79 @@
+"""Setting up: `migrate`, `doctor`, `config` and `models fetch`."""
+from __future__ import annotations
+
+import click
+
+from tripartite.cli.common import App, emit_json, output, pass_app
+from tripartite.infra import migrations
+from tripartite.infra.doctor import run_checks
+
+
+def _status_lines(states: list[dict]) -> list[str]:
+    return [f"{s['label']:<4}  {s['state']:<8} {s['description']}" + (f"  {s['applied_at']}" if s["applied_at"] else "")
+            for s in states]
+
+
+@click.command("migrate")
+@click.option("--status", "show_status", is_flag=True, help="List applied and pending migrations; apply nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@pass_app
+def migrate_command(app: App, show_status: bool, as_json: bool) -> None:
+    """Apply cypher/migrations/V<NNN>__<description>.cypher in version order, then changed R__ ones."""
+    folder = app.settings.migrations_dir
+    if show_status:
+        states = [{**vars(s), "label": s.label} for s in migrations.status(app.graph, folder)]
+        if as_json:
+            emit_json(states)
+        else:
+            for line in _status_lines(states) or [f"no migrations in {folder}"]:
+                click.echo(line)
+        return
+
+    def applied(migration, seconds: float) -> None:
+        if not as_json:
+            click.echo(f"applied {migration.name} ({len(migration.statements)} statements, {seconds * 1000:.0f} ms)")
+
+    def skipped(migration, missing: list[str]) -> None:
+        if not as_json:
+            click.echo(f"skipped {migration.name}: the server lacks {', '.join(missing)} "
+                       "(APOC Extended); it is applied once they are installed")
+
+    done = migrations.migrate(app.graph, folder, on_applied=applied, on_skipped=skipped)
+    if as_json:
+        emit_json({"applied": [m.name for m in done]})
+    elif not done:
+        click.echo("up to date: nothing to apply")
+
+
+@click.command("doctor")
+@output(lambda checks: [f"[{'ok  ' if c['ok'] else 'FAIL'}] {c['name']}: {c['detail']}" for c in checks],
+        exit_code=lambda checks: 0 if all(c["ok"] for c in checks if c["required"]) else 1)
+@pass_app
+def doctor_command(app: App) -> list[dict]:
+    """Check Neo4j, APOC, migrations, the embedding model and the LLM endpoint."""
+    return [c.as_dict() for c in run_checks(app.settings)]
+
+
+@click.command("config")
+@pass_app
+def config_command(app: App) -> None:
+    """Print the resolved configuration as JSON (secrets shown only as set / not set)."""
+    emit_json(app.settings.describe())
+
+
+@click.group("models")
+def models_group() -> None:
+    """The local embedding model's files."""
+
+
+@models_group.command("fetch")
+@pass_app
+def models_fetch(app: App) -> None:
+    """Fetch and cache the all-MiniLM-L6-v2 tokenizer (once), then load the model."""
+    from tripartite.infra.embeddings import MiniLMEmbedder  # onnxruntime loads slowly: only here
+
+    embedder = MiniLMEmbedder(app.settings.cache_dir)
+    click.echo(f"{embedder.name} ready ({embedder.dimensions} dimensions)")
+
+
+COMMANDS = [migrate_command, doctor_command, config_command, models_group]

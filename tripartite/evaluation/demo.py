@@ -1,0 +1,31 @@
+"""`tripartite demo`: the main job end to end on the built-in sample (three guidelines, the
+cardiology plugin, three anamneses), offline: one object's prompt and the comparison with
+vector RAG that `tripartite eval` makes on a user's own inputs."""
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Callable
+
+from tripartite.evaluation.measure import RagSetting, measure_objects
+from tripartite.infra.config import Settings
+from tripartite.infra.graph import Graph
+from tripartite.infra.paths import samples_dir
+from tripartite.pipeline import Inputs, make_chunk_embedder, prepare, run_pipeline
+from tripartite.selection import tripartite_prompt
+
+DEMO_OBJECT = "patient-b"
+
+
+def run_demo(settings: Settings, graph: Graph, say: Callable[[str], None]) -> dict:
+    inputs = Inputs((str(samples_dir() / "guidelines"),), "cardiology", (str(samples_dir() / "objects"),), "anamnesis")
+    alpha, beta = settings.selection.alpha, settings.selection.beta
+    steps = iter(range(1, 9))
+    built = run_pipeline(settings, graph, prepare(inputs), lambda message: say(f"{next(steps)}/8 {message}"),
+                         alpha, beta, offline=True)
+    say("8/8 prompts and the comparison with vector RAG")
+    question = settings.selection.question or None
+    prompt = tripartite_prompt(graph, DEMO_OBJECT, question)
+    table = measure_objects(graph, make_chunk_embedder(settings, offline=True), built.objects,
+                            [RagSetting(top_k=3), RagSetting(top_k=5)], question)
+    return {"ingested": built.ingested, "errors": built.analysis_errors, "prompt": prompt,
+            "table": [asdict(m) for m in table]}

@@ -1,0 +1,307 @@
+"""Settings: defaults, then an optional tripartite.toml, then environment variables.
+
+This module is the one home of the project's defaults (the selection's alpha, beta and
+budgets among them). Secrets (the Neo4j password, LLM API keys) come only from the
+environment; a config file that holds one is refused, and `Settings` never prints them,
+nor a password written into a URL.
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+from tripartite.infra.errors import ConfigError
+
+CONFIG_FILE_NAME = "tripartite.toml"
+
+# Neo4j 5.26 LTS. 5.26.19 is the newest patch release for which APOC core 5.26.x is on
+# Maven Central, and APOC must match the server's version; APOC Extended stops at 5.26.0.
+DEFAULT_NEO4J_VERSION = "5.26.19"
+DEFAULT_APOC_VERSION = "5.26.19"
+DEFAULT_APOC_EXTENDED_VERSION = "5.26.0"
+DEFAULT_BROWSER_VERSION = "5.24.0"
+
+SECRET_KEYS = {"password", "api_key", "apikey", "key", "token", "secret"}
+
+# The question a prompt asks when neither the command line nor the object's plugin gives one.
+GENERIC_QUESTION = "Given the case described below, what should be considered next, and why?"
+
+
+def question_or_default(given: str | None, from_plugin: str | None) -> str:
+    """The question a prompt asks: the one given (command line, [selection] question), else
+    the one of the object's ontology plugin, else the generic one."""
+    return given or from_plugin or GENERIC_QUESTION
+
+
+_USERINFO = re.compile(r"^(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]*://)(?P<userinfo>[^/@]*@)")
+
+
+def mask_userinfo(url: str) -> str:
+    """A URL fit to print: user and password written into it (bolt://neo4j:secret@host) are
+    replaced by ***."""
+    return _USERINFO.sub(lambda m: f"{m['scheme']}***@", url or "")
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """The no-Docker local Neo4j server that `tripartite server` manages."""
+
+    home: Path
+    bolt_port: int = 7687
+    http_port: int = 7474
+    neo4j_version: str = DEFAULT_NEO4J_VERSION
+    apoc_version: str = DEFAULT_APOC_VERSION
+    apoc_extended_version: str = DEFAULT_APOC_EXTENDED_VERSION  # "" turns it off
+    browser_version: str = DEFAULT_BROWSER_VERSION
+    heap: str = "2g"  # a 50 MB document (about 80,000 chunks) is written in one transaction
+    pagecache: str = "512m"
+    java: str = ""  # path to a java binary; found automatically when empty
+    start_timeout: float = 180.0
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    """An OpenAI-compatible endpoint; unset base_url and model mean the offline provider."""
+
+    base_url: str = ""
+    model: str = ""
+    api_key: str = field(default="", repr=False)
+    timeout: float = 60.0   # seconds per request
+    backoff: float = 1.0    # first retry pause in seconds; doubles each retry
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.model)
+
+
+@dataclass(frozen=True)
+class EmbeddingSettings:
+    """local: all-MiniLM-L6-v2 on this machine; openai: an OpenAI-compatible /embeddings endpoint."""
+
+    provider: str = "local"
+    model: str = "all-MiniLM-L6-v2"
+    batch_size: int = 8
+
+
+@dataclass(frozen=True)
+class SelectionSettings:
+    """The selection's and the prompt's defaults."""
+
+    alpha: float = 0.9                  # select a candidate when P_c(w) > alpha
+    beta: float = 0.5                   # Markov blanket: a chunk's other candidates when P_c(w) > beta
+    max_per_concept: int | None = None  # each concept's best N extracts (None: no cap)
+    question: str = ""                  # "" asks the object's plugin, then GENERIC_QUESTION
+
+
+@dataclass(frozen=True)
+class ChunkingSettings:
+    max_tokens: int = 200   # in the embedding model's tokens; MiniLM reads at most 256
+    max_mb: float = 64.0    # larger files are refused with a clear error
+
+
+@dataclass(frozen=True)
+class Settings:
+    neo4j_uri: str
+    neo4j_user: str
+    neo4j_password: str = field(repr=False)
+    neo4j_database: str
+    server: ServerSettings
+    llm: LLMSettings
+    embeddings: EmbeddingSettings
+    chunking: ChunkingSettings
+    selection: SelectionSettings
+    cache_dir: Path
+    llm_cache: Path
+    migrations_dir: Path
+    config_file: Path | None = None
+    uri_from_user: bool = False  # NEO4J_URI or [neo4j].uri was given explicitly
+
+    @property
+    def neo4j_uri_shown(self) -> str:
+        return mask_userinfo(self.neo4j_uri)
+
+    def describe(self) -> dict[str, Any]:
+        """A printable view, with every secret reduced to whether it is set."""
+        return {
+            "config_file": str(self.config_file) if self.config_file else None,
+            "neo4j": {
+                "uri": self.neo4j_uri_shown,
+                "user": self.neo4j_user,
+                "password": "set" if self.neo4j_password else "not set",
+                "database": self.neo4j_database,
+            },
+            "server": {
+                "home": str(self.server.home),
+                "bolt_port": self.server.bolt_port,
+                "http_port": self.server.http_port,
+                "neo4j_version": self.server.neo4j_version,
+                "apoc_version": self.server.apoc_version,
+                "apoc_extended_version": self.server.apoc_extended_version or None,
+                "browser_version": self.server.browser_version,
+            },
+            "llm": {
+                "base_url": mask_userinfo(self.llm.base_url) or None,
+                "model": self.llm.model or None,
+                "api_key": "set" if self.llm.api_key else "not set",
+            },
+            "embeddings": {"provider": self.embeddings.provider, "model": self.embeddings.model},
+            "chunking": {"max_tokens": self.chunking.max_tokens, "max_mb": self.chunking.max_mb},
+            "selection": asdict(self.selection),
+            "cache_dir": str(self.cache_dir),
+            "llm_cache": str(self.llm_cache),
+            "migrations_dir": str(self.migrations_dir),
+        }
+
+
+def find_config_file(start: Path) -> Path | None:
+    """The nearest tripartite.toml in `start` or one of its parents."""
+    for folder in [start, *start.parents]:
+        candidate = folder / CONFIG_FILE_NAME
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: config file not found; fix the path or unset TRIPARTITE_CONFIG") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc}); fix the file") from None
+    _refuse_secrets(path, data)
+    return data
+
+
+def _refuse_secrets(path: Path, data: Mapping[str, Any], prefix: str = "") -> None:
+    for key, value in data.items():
+        if isinstance(value, Mapping):
+            _refuse_secrets(path, value, f"{prefix}{key}.")
+        elif key.lower() in SECRET_KEYS:
+            raise ConfigError(
+                f"{path}: '{prefix}{key}' is a secret; remove it from the file and set it in the "
+                "environment (NEO4J_PASSWORD, OPENAI_API_KEY)"
+            )
+
+
+def _section(path: Path | None, data: Mapping[str, Any], name: str, allowed: set[str]) -> dict[str, Any]:
+    section = data.get(name, {})
+    if not isinstance(section, Mapping):
+        raise ConfigError(f"{path}: [{name}] must be a table")
+    unknown = sorted(set(section) - allowed)
+    if unknown:
+        raise ConfigError(f"{path}: unknown key(s) in [{name}]: {', '.join(unknown)}; allowed: {', '.join(sorted(allowed))}")
+    return dict(section)
+
+
+def _port(value: Any, name: str) -> int:
+    try:
+        port = int(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{name}={value!r} is not a port number; use an integer 1-65535") from None
+    if not 0 < port < 65536:
+        raise ConfigError(f"{name}={port} is out of range; use 1-65535")
+    return port
+
+
+def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] | None = None,
+                  cwd: Path | None = None) -> Settings:
+    """Resolve settings: built-in defaults < tripartite.toml < environment variables."""
+    env = os.environ if env is None else env
+    cwd = Path.cwd() if cwd is None else cwd
+    explicit = config_path or env.get("TRIPARTITE_CONFIG")
+    path = Path(explicit).expanduser().resolve() if explicit else find_config_file(cwd)
+    data = _read_toml(path) if path else {}
+    base = path.parent if path else cwd
+
+    known = {"neo4j", "server", "llm", "embeddings", "chunking", "selection", "paths"}
+    unknown_sections = sorted(set(data) - known)
+    if unknown_sections:
+        raise ConfigError(f"{path}: unknown section(s) {', '.join(unknown_sections)}; allowed: {', '.join(sorted(known))}")
+
+    neo4j = _section(path, data, "neo4j", {"uri", "user", "database"})
+    server_keys = {f.name for f in fields(ServerSettings)}
+    server = _section(path, data, "server", server_keys)
+    llm = _section(path, data, "llm", {"base_url", "model", "timeout", "backoff"})
+    paths = _section(path, data, "paths", {"cache_dir", "migrations_dir", "llm_cache"})
+    embeddings = _section(path, data, "embeddings", {f.name for f in fields(EmbeddingSettings)})
+    chunking = _section(path, data, "chunking", {f.name for f in fields(ChunkingSettings)})
+    provider = env.get("TRIPARTITE_EMBEDDING_PROVIDER") or embeddings.get("provider", "local")
+    if provider not in ("local", "openai"):
+        raise ConfigError(f"embedding provider {provider!r} is unknown; use 'local' or 'openai'")
+    default_model = "all-MiniLM-L6-v2" if provider == "local" else "text-embedding-3-small"
+    embedding_settings = EmbeddingSettings(
+        provider=provider,
+        model=env.get("TRIPARTITE_EMBEDDING_MODEL") or embeddings.get("model") or default_model,
+        batch_size=int(embeddings.get("batch_size", EmbeddingSettings.batch_size)),
+    )
+    chunking_settings = ChunkingSettings(**chunking)
+    selection_settings = _selection(path, _section(path, data, "selection", {f.name for f in fields(SelectionSettings)}))
+
+    home_value = server.pop("home", ".tripartite/neo4j")
+    home = Path(env.get("TRIPARTITE_SERVER_HOME") or home_value).expanduser()
+    server_settings = ServerSettings(home=(base / home).resolve(), **server)
+    bolt = _port(env.get("TRIPARTITE_BOLT_PORT", server_settings.bolt_port), "bolt_port")
+    http = _port(env.get("TRIPARTITE_HTTP_PORT", server_settings.http_port), "http_port")
+    server_settings = replace(server_settings, bolt_port=bolt, http_port=http,
+                              java=env.get("TRIPARTITE_JAVA", server_settings.java))
+
+    uri_given = env.get("NEO4J_URI") or neo4j.get("uri")
+    uri = uri_given or f"bolt://127.0.0.1:{bolt}"
+
+    cache_dir = Path(env.get("TRIPARTITE_CACHE_DIR") or paths.get("cache_dir")
+                     or Path(env.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tripartite").expanduser()
+    migrations_dir = env.get("TRIPARTITE_MIGRATIONS_DIR") or paths.get("migrations_dir")
+    llm_cache = env.get("TRIPARTITE_LLM_CACHE") or paths.get("llm_cache")
+    return Settings(
+        neo4j_uri=uri,
+        neo4j_user=env.get("NEO4J_USER") or env.get("NEO4J_USERNAME") or neo4j.get("user", "neo4j"),
+        neo4j_password=env.get("NEO4J_PASSWORD", ""),
+        neo4j_database=env.get("NEO4J_DATABASE") or neo4j.get("database", "neo4j"),
+        server=server_settings,
+        llm=LLMSettings(
+            base_url=env.get("OPENAI_BASE_URL") or llm.get("base_url", ""),
+            model=env.get("TRIPARTITE_LLM_MODEL") or llm.get("model", ""),
+            api_key=env.get("OPENAI_API_KEY", ""),
+            timeout=float(env.get("TRIPARTITE_LLM_TIMEOUT") or llm.get("timeout", 60.0)),
+            backoff=float(env.get("TRIPARTITE_LLM_BACKOFF") or llm.get("backoff", 1.0)),
+        ),
+        embeddings=embedding_settings,
+        chunking=chunking_settings,
+        selection=selection_settings,
+        cache_dir=(base / cache_dir).resolve() if not cache_dir.is_absolute() else cache_dir,
+        llm_cache=(base / Path(llm_cache).expanduser()).resolve() if llm_cache
+        else ((base / cache_dir).resolve() if not cache_dir.is_absolute() else cache_dir) / "llm-cache.sqlite",
+        migrations_dir=(base / migrations_dir).resolve() if migrations_dir else default_migrations_dir(),
+        config_file=path,
+        uri_from_user=bool(uri_given),
+    )
+
+
+def _selection(path: Path | None, values: dict[str, Any]) -> SelectionSettings:
+    selection = SelectionSettings(**values)
+    for name in ("alpha", "beta"):
+        value = getattr(selection, name)
+        if not isinstance(value, (int, float)) or not 0 <= value <= 1:
+            raise ConfigError(f"{path}: [selection] {name} = {value!r} is not a probability; use 0 to 1")
+    for name in ("max_per_concept",):
+        value = getattr(selection, name)
+        if value is not None and (not isinstance(value, int) or value < 1):
+            raise ConfigError(f"{path}: [selection] {name} = {value!r} must be a positive integer")
+    return selection
+
+
+def default_migrations_dir() -> Path:
+    from tripartite.infra.paths import migrations_dir
+
+    return migrations_dir()

@@ -1,0 +1,141 @@
+"""Text embeddings. Default: all-MiniLM-L6-v2 (384 dimensions) run locally with onnxruntime.
+
+The model reads at most 256 word pieces; longer text is truncated, so chunking keeps chunks
+under that size (see `MiniLMEmbedder.count_tokens`).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from tripartite.infra import model_assets
+
+
+class MiniLMEmbedder:
+    """Mean-pooled, L2-normalised sentence embeddings, as sentence-transformers computes them."""
+
+    name = "all-MiniLM-L6-v2"
+    dimensions = 384
+    max_tokens = 256
+
+    def __init__(self, cache_dir: Path, batch_size: int = 8, threads: int | None = None):
+        import onnxruntime
+        from tokenizers import Tokenizer
+
+        model = model_assets.onnx_model_path()
+        self.tokenizer = Tokenizer.from_file(str(model_assets.tokenizer_path(cache_dir)))
+        self.tokenizer.no_padding()
+        self.tokenizer.enable_truncation(max_length=self.max_tokens)
+        options = onnxruntime.SessionOptions()
+        if threads:
+            options.intra_op_num_threads = threads
+        options.log_severity_level = 3
+        self.session = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        self.batch_size = batch_size
+
+    def count_tokens(self, text: str) -> int:
+        """Word pieces the model sees, without truncation, including [CLS] and [SEP]."""
+        self.tokenizer.no_truncation()
+        try:
+            return len(self.tokenizer.encode(text).ids)
+        finally:
+            self.tokenizer.enable_truncation(max_length=self.max_tokens)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """An (n, 384) float32 array of unit vectors."""
+        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        if not texts:
+            return out
+        encodings = self.tokenizer.encode_batch(list(texts))
+        # Batches of similar length waste less work on padding.
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        for start in range(0, len(order), self.batch_size):
+            batch = order[start:start + self.batch_size]
+            width = max(len(encodings[i].ids) for i in batch)
+            ids = np.zeros((len(batch), width), dtype=np.int64)
+            mask = np.zeros((len(batch), width), dtype=np.int64)
+            for row, i in enumerate(batch):
+                seq = encodings[i].ids
+                ids[row, :len(seq)] = seq
+                mask[row, :len(seq)] = 1
+            hidden = self.session.run(None, {"input_ids": ids, "attention_mask": mask,
+                                             "token_type_ids": np.zeros_like(ids)})[0]
+            weights = mask[:, :, None].astype(np.float32)
+            pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+            out[batch] = pooled / np.clip(norms, 1e-12, None)
+        return out
+
+    def embed_query(self, text: str) -> list[float]:
+        """neo4j-graphrag's Embedder interface."""
+        return self.embed([text])[0].tolist()
+
+
+class OpenAIEmbedder:
+    """Embeddings from an OpenAI-compatible /embeddings endpoint (OpenAI, Azure, Ollama, vLLM)."""
+
+    def __init__(self, model: str, base_url: str = "", api_key: str = "", batch_size: int = 64,
+                 timeout: float = 60.0, max_retries: int = 5):
+        import openai
+
+        self.name = model
+        self.batch_size = batch_size
+        self.client = openai.OpenAI(base_url=base_url or None, api_key=api_key or "not-needed",
+                                    timeout=timeout, max_retries=max_retries)
+        self.dimensions: int | None = None
+        self.max_tokens = 8191
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        import openai
+
+        from tripartite.infra.errors import TripartiteError
+
+        vectors: list[list[float]] = []
+        for start in range(0, len(texts), self.batch_size):
+            batch = list(texts[start:start + self.batch_size])
+            try:
+                response = self.client.embeddings.create(model=self.name, input=batch)
+            except openai.APIError as exc:
+                raise TripartiteError(f"embedding endpoint failed for model {self.name}: "
+                                      f"{type(exc).__name__}: {str(exc)[:160]}; check OPENAI_BASE_URL and the model") from None
+            rows = sorted(response.data, key=lambda item: item.index)
+            if len(rows) != len(batch):
+                raise TripartiteError(f"embedding endpoint returned {len(rows)} vectors for {len(batch)} texts")
+            vectors.extend(row.embedding for row in rows)
+        array = np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+        if len(texts):
+            self.dimensions = array.shape[1]
+        norms = np.linalg.norm(array, axis=1, keepdims=True)
+        return array / np.clip(norms, 1e-12, None)
+
+    def probe_dimensions(self) -> int:
+        if self.dimensions is None:
+            self.embed(["dimension probe"])
+        return int(self.dimensions)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed([text])[0].tolist()
+
+
+def make_embedder(settings):
+    """The embedder the settings ask for."""
+    if settings.embeddings.provider == "openai":
+        return OpenAIEmbedder(settings.embeddings.model, settings.llm.base_url, settings.llm.api_key)
+    return MiniLMEmbedder(settings.cache_dir, batch_size=settings.embeddings.batch_size)
+
+
+def embedding_dimensions(embedder) -> int:
+    return embedder.dimensions if embedder.dimensions else embedder.probe_dimensions()
+
+
+def as_graphrag_embedder(embedder):
+    """Wrap one of ours for neo4j-graphrag's retrievers, which require their Embedder type."""
+    from neo4j_graphrag.embeddings.base import Embedder
+
+    class _Adapter(Embedder):
+        def embed_query(self, text: str) -> list[float]:
+            return embedder.embed([text])[0].tolist()
+
+    return _Adapter()

@@ -1,0 +1,123 @@
+"""One place to open Neo4j and run the project's Cypher scripts against it."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, TypeVar
+
+import neo4j
+from neo4j import GraphDatabase
+from neo4j.exceptions import AuthError, ConfigurationError, ServiceUnavailable
+
+from tripartite.infra import cypher
+from tripartite.infra.config import Settings
+from tripartite.infra.errors import Neo4jUnavailable
+
+T = TypeVar("T")
+
+
+class ScriptTransaction:
+    """A transaction the caller owns, in which several scripts run together."""
+
+    def __init__(self, tx: neo4j.ManagedTransaction | neo4j.Transaction):
+        self.tx = tx
+
+    def run(self, name: str, **params: Any) -> list[dict]:
+        script = cypher.script(name)
+        if script.mode == "auto":
+            raise cypher.CypherScriptError(f"cypher/{name}.cypher runs as auto-commit queries and cannot share "
+                                           "a transaction; run it with Graph.run")
+        return _run_statements(self.tx, script, params)
+
+
+class Graph:
+    """The configured database: a driver, the database's name, and the one way the project
+    runs its scripts. How a script runs (read, write, auto) is said by its first line."""
+
+    def __init__(self, driver: neo4j.Driver, database: str):
+        self.driver = driver
+        self.database = database
+
+    def run(self, name: str, **params: Any) -> list[dict]:
+        """Run cypher/<name>.cypher; return the rows of its last statement."""
+        script = cypher.script(name)
+        if script.mode == "read":
+            with self.driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS) as session:
+                if len(script.statements) == 1:  # no BEGIN and COMMIT round trips for a prompt
+                    return [_row(record) for record in session.run(script.statements[0].text, params)]
+                return session.execute_read(lambda tx: _run_statements(tx, script, params))
+        if script.mode == "write":
+            with self.driver.session(database=self.database) as session:
+                return session.execute_write(lambda tx: _run_statements(tx, script, params))
+        rows: list[dict] = []
+        with self.driver.session(database=self.database) as session:
+            for statement in script.statements:
+                rows = [_row(record) for record in session.run(statement.text, params)]
+        return rows
+
+    def one(self, name: str, **params: Any) -> dict | None:
+        """The first row of a script, or None."""
+        rows = self.run(name, **params)
+        return rows[0] if rows else None
+
+    def write_transaction(self, work: Callable[[ScriptTransaction], T]) -> T:
+        """Run `work` in one write transaction (retried by the driver on transient errors)."""
+        with self.driver.session(database=self.database) as session:
+            return session.execute_write(lambda tx: work(ScriptTransaction(tx)))
+
+    def close(self) -> None:
+        self.driver.close()
+
+
+def _run_statements(tx, script: cypher.Script, params: dict) -> list[dict]:
+    rows: list[dict] = []
+    for statement in script.statements:
+        rows = [_row(record) for record in tx.run(statement.text, params)]
+    return rows
+
+
+def _row(record: neo4j.Record) -> dict:
+    """A record as a dict. The scripts return values, maps and lists, never nodes or
+    relationships, so the driver's own values serve as they are (Record.data() would walk
+    them again: milliseconds on a prompt of hundreds of maps)."""
+    return dict(zip(record.keys(), record.values()))
+
+
+def open_driver(settings: Settings, connect_timeout: float = 10.0) -> neo4j.Driver:
+    """A connected driver, or Neo4jUnavailable naming the URI and what to do."""
+    auth = (settings.neo4j_user, settings.neo4j_password) if settings.neo4j_password else None
+    uri = settings.neo4j_uri_shown
+    try:
+        driver = GraphDatabase.driver(settings.neo4j_uri, auth=auth, connection_timeout=connect_timeout,
+                                      connection_acquisition_timeout=connect_timeout,
+                                      notifications_min_severity="OFF")
+    except (ConfigurationError, ValueError) as exc:
+        raise Neo4jUnavailable(f"NEO4J_URI={uri!r} is not a usable Neo4j URI ({_first_line(exc)}); "
+                               "use e.g. bolt://127.0.0.1:7687") from None
+    try:
+        driver.verify_connectivity()
+    except AuthError:
+        driver.close()
+        raise Neo4jUnavailable(f"Neo4j at {uri} refused the credentials of user {settings.neo4j_user!r}; "
+                               "set NEO4J_USER and NEO4J_PASSWORD") from None
+    except (ServiceUnavailable, OSError) as exc:
+        driver.close()
+        hint = ("start it with `tripartite server start`" if not settings.uri_from_user
+                else "check that it runs and that NEO4J_URI is right")
+        reason = "connection refused" if "Couldn't connect" in str(exc) else _first_line(exc)
+        raise Neo4jUnavailable(f"Neo4j is not reachable at {uri} ({reason}); {hint}") from None
+    return driver
+
+
+@contextmanager
+def connect(settings: Settings) -> Iterator[Graph]:
+    """The configured database, closed again at the end of the block."""
+    graph = Graph(open_driver(settings), settings.neo4j_database)
+    try:
+        yield graph
+    finally:
+        graph.close()
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__

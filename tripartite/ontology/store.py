@@ -1,0 +1,28 @@
+"""The ontology part of the graph (cypher/ontology/): writing a validated ontology, listing
+what is loaded."""
+from __future__ import annotations
+
+from tripartite.infra.graph import Graph
+from tripartite.ontology.reader import Ontology
+
+
+def load_ontology(graph: Graph, ontology: Ontology, question: str = "", force: bool = False) -> bool:
+    """Write `ontology` in one transaction; False if it was loaded unchanged already.
+    `question` is its plugin's question, which prompts for its objects ask."""
+    state = graph.one("ontology/ontology_state", ontology_id=ontology.name)
+    if state and state["checksum"] == ontology.checksum and state["question"] == question and not force:
+        return False
+    classes = [{"id": ontology.class_id(c.key), "key": c.key, "name": c.name, "description": c.description}
+               for c in ontology.classes]
+    concepts = [{"id": ontology.concept_id(c.key), "key": c.key, "name": c.name,
+                 "class_id": ontology.class_id(c.class_key), "synonyms": list(c.synonyms),
+                 "description": c.description, "broader": [ontology.concept_id(b) for b in c.broader]}
+                for c in ontology.concepts]
+    meta = {"id": ontology.name, "version": ontology.version, "description": ontology.description,
+            "source": ontology.source, "checksum": ontology.checksum, "question": question}
+    graph.run("ontology/write_ontology", ontology=meta, classes=classes, concepts=concepts)
+    return True
+
+
+def list_ontologies(graph: Graph) -> list[dict]:
+    return graph.run("ontology/list_ontologies")

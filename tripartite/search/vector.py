@@ -1,0 +1,56 @@
+"""Vector RAG, the baseline the paper compares against: chunks ranked by similarity to a
+query (for an object, its text), through neo4j-graphrag's VectorRetriever."""
+from __future__ import annotations
+
+import neo4j
+
+from tripartite.infra.config import question_or_default
+from tripartite.infra.embeddings import as_graphrag_embedder
+from tripartite.infra.errors import TripartiteError
+from tripartite.infra.graph import Graph
+from tripartite.infra.tokens import count_tokens
+from tripartite.lexical.embed import INDEX_NAME
+from tripartite.objects.store import object_text
+
+
+def retrieve(graph: Graph, embedder, query: str, top_k: int | None, min_score: float | None) -> list[dict]:
+    """Chunks by similarity to `query`: the top k, or all with score >= min_score (top_k and
+    min_score None: every chunk, ranked). The score is the vector index's, (1 + cos) / 2."""
+    from neo4j_graphrag.retrievers import VectorRetriever
+    from neo4j_graphrag.types import RetrieverResultItem
+
+    def formatter(record: neo4j.Record) -> RetrieverResultItem:
+        node = record["node"]
+        return RetrieverResultItem(content=node["text"], metadata={"chunk_id": node["id"], "score": record["score"]})
+
+    retriever = VectorRetriever(graph.driver, INDEX_NAME, embedder=as_graphrag_embedder(embedder),
+                                return_properties=["id", "text"], result_formatter=formatter,
+                                neo4j_database=graph.database)
+    if top_k is None:
+        top_k = max(1, graph.run("search/embedded_chunk_count", model=embedder.name)[0]["chunks"])
+    # The vector index is approximate (HNSW): a small k can miss a chunk a larger one finds,
+    # and two builds of the index can rank differently. A metadata filter makes the retriever
+    # rank exactly, over the chunks this model embedded, so the baseline gets its true best k.
+    items = retriever.search(query_text=query, top_k=top_k, filters={"embedding_model": embedder.name}).items
+    chunks = [{"chunk_id": i.metadata["chunk_id"], "score": i.metadata["score"], "text": i.content} for i in items]
+    if min_score is not None:
+        chunks = [c for c in chunks if c["score"] >= min_score]
+    return chunks
+
+
+def rag_prompt(object_id: str, object_text: str, chunks: list[dict], question: str) -> dict:
+    lines = [f"Question: {question}", "", f"Object {object_id}:", object_text.strip(), "", "Retrieved passages:"]
+    lines += [f"[{n}] {c['text']}" for n, c in enumerate(chunks, start=1)]
+    prompt = "\n".join(lines).rstrip() + "\n"
+    return {"object_id": object_id, "tokens": count_tokens(prompt), "prompt": prompt, "chunks": chunks}
+
+
+def object_rag_prompt(graph: Graph, embedder, object_id: str, top_k: int | None, min_score: float | None,
+                      question: str | None = None) -> dict:
+    """The RAG prompt for one object: its text is the query (all-MiniLM-L6-v2 reads only its
+    first 256 word pieces)."""
+    found = object_text(graph, object_id)
+    if found is None:
+        raise TripartiteError(f"no object with id {object_id!r}; see `tripartite objects list`")
+    chunks = retrieve(graph, embedder, found["text"], top_k, min_score)
+    return rag_prompt(object_id, found["text"], chunks, question_or_default(question, found["question"]))

@@ -1,0 +1,82 @@
+"""Prompt creation as node classification (paper, section 2.2): running the selection's
+scripts in cypher/selection/, in this order:
+
+    score.cypher         w(o,c,t) for every candidate: one Evidence node each
+    distribution.cypher  P_c, each concept's distribution of w, and the alpha and beta thresholds
+    classify.cypher      the alpha step and the Markov-blanket (beta) step
+
+Python only runs them in order; every number comes from Cypher.
+"""
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Callable
+
+from tripartite.infra.errors import TripartiteError
+from tripartite.infra.graph import Graph
+
+
+@dataclass(frozen=True)
+class SelectionReport:
+    candidates: int
+    selected_alpha: int
+    selected_beta: int
+    concepts: int
+
+
+def select(graph: Graph, alpha: float, beta: float, object_ids: list[str] | None = None,
+           on_step: Callable[[str, float], None] | None = None) -> SelectionReport:
+    """Score the candidates of some objects (or all), rebuild P_c for the concepts they touch
+    (or all), and classify. With object_ids, the other objects' Evidence is rewritten only
+    where a moved threshold changes its class; the report then counts those objects alone."""
+    _refuse_old_evidence(graph)
+
+    # Each step commits in small transactions (a million candidates do not fit in one); a run
+    # that is interrupted leaves a mix, and running select again puts it right.
+    def step(name: str, **params) -> None:
+        started = time.perf_counter()
+        graph.run(f"selection/{name}", **params)
+        if on_step:
+            on_step(name, time.perf_counter() - started)
+
+    concept_ids = None
+    if object_ids is not None:  # before and after: concepts an object lost count too
+        concept_ids = set(_touched_concepts(graph, object_ids))
+    step("score", object_ids=object_ids, run=uuid.uuid4().hex)
+    if object_ids is not None:
+        concept_ids = sorted(concept_ids | set(_touched_concepts(graph, object_ids)))
+    step("distribution", concept_ids=concept_ids, alpha=alpha, beta=beta)
+    step("classify", object_ids=object_ids)
+    counts = graph.run("selection/summary", object_ids=object_ids)[0]
+    return SelectionReport(counts["candidates"], counts["alpha"], counts["beta"], counts["concepts"])
+
+
+def reclassify(graph: Graph, alpha: float, beta: float) -> None:
+    """Classify again with new alpha and beta, scores unchanged: an incremental run over no
+    objects, so only the groups whose candidates cross a moved threshold are rewritten."""
+    select(graph, alpha, beta, object_ids=[])
+
+
+def _touched_concepts(graph: Graph, object_ids: list[str]) -> list[str]:
+    return [r["concept_id"] for r in graph.run("selection/touched_concepts", object_ids=object_ids)]
+
+
+def _refuse_old_evidence(graph: Graph) -> None:
+    """Evidence written before migration V006 kept its percentile on every node; this code
+    no longer converts it (one sampled node tells)."""
+    if graph.one("selection/old_evidence")["old"]:
+        raise TripartiteError("this database holds Evidence from before migration V006, which this version "
+                              "cannot update; select on a freshly migrated database (or run `tripartite eval --reset`)")
+
+
+def candidates(graph: Graph, object_ids: list[str] | None = None) -> list[dict]:
+    """Every candidate with w, p and its classification (cypher/selection/candidates.cypher)."""
+    return graph.run("selection/candidates", object_ids=object_ids)
+
+
+def parameters(graph: Graph) -> tuple[float | None, float | None]:
+    """The alpha and beta of the last selection run."""
+    row = graph.one("selection/parameters")
+    return (row["alpha"], row["beta"]) if row else (None, None)
