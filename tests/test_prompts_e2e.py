@@ -34,8 +34,15 @@ def test_tripartite_prompt_covers_the_objects_concepts_with_references(selected)
     assert "Atrial fibrillation" in names and "Anticoagulants" in names
     assert data["alpha"] == 0.8 and data["beta"] == 0.4
     evidence = [e for c in data["concepts"] for e in c["evidence"]]
-    assert evidence and all(e["reason"] in ("alpha", "beta") and e["p"] > 0.4 for e in evidence)
+    assert all(c["evidence"] for c in data["concepts"])  # the floor: no concept goes without evidence
+    assert all(e["reason"] == "floor" or (e["reason"] in ("alpha", "beta") and e["p"] > 0.4) for e in evidence)
     assert all(e["section_path"] and e["document"] for e in evidence)
+    paper = json.loads(invoke(["prompt", "patient-b", "--format", "json", "--selection", "paper"], selected).output)
+    assert all(e["reason"] in ("alpha", "beta") for c in paper["concepts"] for e in c["evidence"])
+    for budget in (300, 450, 600):
+        fitted = json.loads(invoke(["prompt", "patient-b", "--format", "json", "--max-tokens", str(budget)],
+                                   selected).output)
+        assert fitted["tokens"] <= budget and fitted["max_tokens"] == budget
     text = invoke(["prompt", "patient-b"], selected).output
     assert text.startswith("Question:") and "References:" in text
     budget = json.loads(invoke(["prompt", "patient-b", "--format", "json", "--max-per-concept", "1"], selected).output)
@@ -78,9 +85,17 @@ def test_ask_sends_the_prompt_and_prints_references(selected):
         result = invoke(["ask", "patient-b", "--question", "Should she get a blood thinner?"], env)
         assert result.exit_code == 0, result.output
         sent = server.chat_requests()[0]["body"]
-        assert sent["messages"][0]["content"].startswith("Question: Should she get a blood thinner?")
+        system, user = sent["messages"]
+        assert system["role"] == "system" and "cite the references" in system["content"]
+        assert user["content"].startswith("Question: Should she get a blood thinner?")
         assert "response_format" not in sent
-        assert "References:\n[1] " in result.output
+        # The references printed are the prompt's own, with its numbers.
+        prompt = json.loads(invoke(["prompt", "patient-b", "--format", "json", "--question",
+                                    "Should she get a blood thinner?"], env).output)
+        assert user["content"] == prompt["prompt"].rstrip("\n")
+        printed = result.output.split("References:\n", 1)[1].strip().splitlines()
+        assert printed == [f"[{r['n']}] {r['document']} > {' > '.join(r['section_path'])} (chunk {r['chunk_id']})"
+                           for r in prompt["references"]]
         again = invoke(["ask", "patient-b", "--question", "Should she get a blood thinner?"], env)
         assert again.output == result.output and len(server.chat_requests()) == 1  # cached
 
@@ -105,3 +120,23 @@ def test_demo_runs_end_to_end(neo4j_db, tmp_path, driver):
     assert again["table"] == data["table"] and again["ingested"] == 0
     text = invoke(["demo"], env).output
     assert "| object | concepts | Tripartite tokens / covered | RAG top-3 tokens / covered |" in text
+
+
+def test_graphrag_with_the_tripartite_retriever(selected, neo4j_db, driver):
+    # neo4j-graphrag users get the prompt where they look: a Retriever taking an object id.
+    from neo4j_graphrag.generation import GraphRAG
+    from neo4j_graphrag.llm import OpenAILLM
+
+    from tripartite.selection.retriever import TripartiteRetriever
+
+    retriever = TripartiteRetriever(driver, neo4j_db.database, max_tokens=500)
+    found = retriever.search(query_text="patient-b")
+    built = found.metadata["tripartite"]
+    assert "\n".join(item.content for item in found.items) == built["prompt"].rstrip("\n")
+    assert built["tokens"] <= 500 and built["references"]
+    with FakeOpenAI() as server:
+        llm = OpenAILLM("fake-chat", base_url=server.base_url, api_key="test")
+        result = GraphRAG(retriever, llm).search(query_text="patient-b", return_context=True)
+        assert isinstance(result.answer, str)
+        sent = "\n".join(m["content"] for m in server.chat_requests()[0]["body"]["messages"])
+        assert built["prompt"].rstrip("\n") in sent and "patient-b" in sent

@@ -48,6 +48,29 @@ def reference(concerns: dict, mentions: dict, alpha: float, beta: float) -> dict
     return result
 
 
+def floor_reference(concerns: dict, mentions: dict) -> set:
+    """The floor, a step beyond the paper: each (object, concept) pair's best candidate,
+    highest w first, then the smallest chunk id."""
+    best = {}
+    for (o, c, t), (w, _, _) in reference(concerns, mentions, 0.5, 0.5).items():
+        if (o, c) not in best or (-w, t) < (-best[(o, c)][0], best[(o, c)][1]):
+            best[(o, c)] = (w, t)
+    return {(o, c, t) for (o, c), (_, t) in best.items()}
+
+
+def chosen_reference(concerns: dict, mentions: dict, alpha: float, beta: float, selection: str) -> dict:
+    """(object, concept) -> {chunk: reason} as the prompt chooses: the paper's selection, plus
+    (floor) each concept's best candidate, reason 'floor' when alpha and beta left it out."""
+    chosen: dict = defaultdict(dict)
+    for (o, c, t), (_, _, reason) in reference(concerns, mentions, alpha, beta).items():
+        if reason:
+            chosen[(o, c)][t] = reason
+    if selection == "floor":
+        for (o, c, t) in floor_reference(concerns, mentions):
+            chosen[(o, c)].setdefault(t, "floor")
+    return dict(chosen)
+
+
 # ---- graphs in Neo4j ------------------------------------------------------------------------------
 def write_graph(driver, concerns: dict, mentions: dict) -> None:
     objects = sorted({o for o, _ in concerns})
@@ -77,6 +100,20 @@ def stored(driver) -> dict:
         assert r["selected"] == (r["reason"] is not None)
         out[(r["object_id"], r["concept_id"], r["chunk_id"])] = (r["w"], r["p"], r["reason"])
     assert len(out) == count(driver, "MATCH (e:Evidence) RETURN count(e)")  # each has a distribution
+    return out
+
+
+def stored_floor(driver) -> set:
+    return {(r["object_id"], r["concept_id"], r["chunk_id"]) for r in candidates(Graph(driver, "neo4j")) if r["floor"]}
+
+
+def prompted(driver, objects, selection: str, **options) -> dict:
+    """What prompt_material chose for each object: (object, concept) -> {chunk: reason}."""
+    out = {}
+    for o in objects:
+        for row in prompt_material(Graph(driver, "neo4j"), o, selection=selection, **options):
+            if row["evidence"]:
+                out[(o, row["concept_id"])] = {e["chunk_id"]: e["reason"] for e in row["evidence"]}
     return out
 
 
@@ -122,6 +159,10 @@ def test_cypher_selection_equals_numpy(selection_db, graph):
     write_graph(selection_db, concerns, mentions)
     select(Graph(selection_db, "neo4j"), alpha, beta)
     assert stored(selection_db) == reference(concerns, mentions, alpha, beta)
+    assert stored_floor(selection_db) == floor_reference(concerns, mentions)
+    objects = sorted({o for o, _ in concerns})
+    for selection in ("paper", "floor"):
+        assert prompted(selection_db, objects, selection) == chosen_reference(concerns, mentions, alpha, beta, selection)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -139,6 +180,7 @@ def test_incremental_add_equals_full_recompute_on_random_graphs(selection_db, gr
     write_graph(selection_db, added, {})
     select(Graph(selection_db, "neo4j"), *params, object_ids=["o_new"])
     assert stored(selection_db) == reference({**concerns, **added}, mentions, *params)
+    assert stored_floor(selection_db) == floor_reference({**concerns, **added}, mentions)
 
 
 @pytest.mark.parametrize("case", ["single", "all_equal", "alpha_zero", "alpha_one", "beta_above_alpha"])
@@ -240,17 +282,22 @@ def test_prompt_json_shape(selection_db, neo4j_target, tmp_path):
                                 env=cli_env(neo4j_target, tmp_path))
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert list(data) == ["object_id", "alpha", "beta", "tokens", "prompt", "concepts"]
+    assert list(data) == ["object_id", "selection", "alpha", "beta", "max_tokens", "tokens", "prompt", "concepts",
+                          "references"]
     assert data["object_id"] == "o0" and data["alpha"] == 0.6 and data["beta"] == 0.2
+    assert data["selection"] == "floor" and data["max_tokens"] is None
     assert data["prompt"].startswith("Question: What next?") and data["tokens"] > 10
     assert [c["concept_id"] for c in data["concepts"]] == ["c0", "c1"]
     evidence = data["concepts"][0]["evidence"]
-    assert list(evidence[0]) == ["chunk_id", "document", "section_path", "text", "w", "p", "reason"]
+    assert list(evidence[0]) == ["chunk_id", "document", "section_path", "text", "w", "p", "reason", "n"]
     # c0: t0 (w=1, p=1) passes alpha; t1 (w=0, p=0.5) does not, but it shares chunk t1 with the
     # alpha-selected (o0, c1, t1) and 0.5 > beta: the Markov blanket brings it in, in reading order.
     assert [(e["chunk_id"], e["reason"]) for e in evidence] == [("t0", "alpha"), ("t1", "beta")]
     assert evidence[0]["section_path"] == ["Doc", "Part"] and evidence[0]["p"] == 1.0
     assert "[1] c0 in t0" in data["prompt"] and "References:" in data["prompt"]
+    assert data["references"] == [{"n": 1, "chunk_id": "t0", "document": "Doc", "section_path": ["Doc", "Part"]},
+                                  {"n": 2, "chunk_id": "t1", "document": "Doc", "section_path": ["Doc", "Part"]}]
+    assert [e["n"] for c in data["concepts"] for e in c["evidence"]] == [1, 2, 2]  # t1 keeps its number under c1
 
 
 def test_prompt_percentiles_match_the_candidates_view(selection_db):
@@ -290,14 +337,18 @@ def test_budget_keeps_each_concepts_best_extracts_in_reading_order(selection_db)
     selection_db.execute_query("""MATCH (t:Chunk) MERGE (d:Document {id: 'doc', title: 'Doc'})
         MERGE (t)-[:FROM_DOCUMENT]->(d)""")
     select(Graph(selection_db, "neo4j"), 0.6, 0.5)
-    full = {r["concept_id"]: r["evidence"] for r in prompt_material(Graph(selection_db, "neo4j"), "o0")}
+    full = {r["concept_id"]: r["evidence"] for r in prompt_material(Graph(selection_db, "neo4j"), "o0", selection="paper")}
     for budget in (1, 2, 10):
-        kept = {r["concept_id"]: r["evidence"] for r in prompt_material(Graph(selection_db, "neo4j"), "o0", budget)}
+        kept = {r["concept_id"]: r["evidence"]
+                for r in prompt_material(Graph(selection_db, "neo4j"), "o0", budget, selection="paper")}
         assert set(kept) == set(full) == {"c0", "c1"}  # a concept without evidence stays listed
         for concept, evidence in full.items():
             best = sorted(evidence, key=lambda e: (-e["w"], e["chunk_id"]))[:budget]
             assert kept[concept] == [e for e in evidence if e in best]  # reading order kept
     assert [e["chunk_id"] for e in full["c0"]] == ["t0", "t1", "t2"] and full["c1"] == []  # t1, t2 tie on w
+    # The default selection gives c1 its best (its only) candidate all the same.
+    floor = {r["concept_id"]: r["evidence"] for r in prompt_material(Graph(selection_db, "neo4j"), "o0", 1)}
+    assert [(e["chunk_id"], e["reason"]) for e in floor["c1"]] == [("t0", "floor")]
 
 
 def test_incremental_run_reclassifies_concepts_never_classified(selection_db):
@@ -324,3 +375,80 @@ def test_evidence_from_before_v006_is_refused_in_one_line(selection_db, neo4j_ta
     result = CliRunner().invoke(cli, ["select"], env=cli_env(neo4j_target, tmp_path))
     assert result.exit_code == 1 and result.output.count("\n") == 1
     assert "from before migration V006" in result.output and "freshly migrated database" in result.output
+
+
+# ---- the token budget ------------------------------------------------------------------------------
+def budget_reference(concerns, mentions, texts, tokens, alpha, beta, fixed, max_tokens) -> set:
+    """The (object, concept, chunk) extracts a budget keeps, from the rule and the size model
+    of prompt_material.cypher written out again: drop first every extract that is not its
+    concept's best, weakest first, then the best ones, weakest first, until the estimate fits.
+    An extract costs its line (5) plus its text once per (chunk, text), else 3 for "(quoted
+    above)"; a chunk's reference line (8 + len(chunk id) // 2 without a document) goes with
+    the last extract citing it; concepts that share a summary share its line."""
+    chosen = chosen_reference(concerns, mentions, alpha, beta, "floor")
+    w = {k: v[0] for k, v in reference(concerns, mentions, alpha, beta).items()}
+    kept = set()
+    for o in sorted({o for o, _ in concerns}):
+        items = []
+        for (oo, c), chunks in chosen.items():
+            if oo != o:
+                continue
+            ranked = sorted(chunks, key=lambda t: (-w[(o, c, t)], t))
+            items += [{"c": c, "t": t, "w": w[(o, c, t)], "best": i == 0} for i, t in enumerate(ranked)]
+        order = sorted(items, key=lambda x: x["c"], reverse=True)
+        order = sorted(order, key=lambda x: x["t"], reverse=True)
+        order = sorted(order, key=lambda x: (x["best"], x["w"]))  # stable: ties keep chunk, concept descending
+        last_of_chunk = {x["t"]: i for i, x in enumerate(order)}
+        last_of_text = {(x["t"], texts[(x["c"], x["t"])]): i for i, x in enumerate(order)}
+        savings = [5 + (tokens[(x["c"], x["t"])] if last_of_text[(x["t"], texts[(x["c"], x["t"])])] == i else 3)
+                   + ((8 + len(x["t"]) // 2) if last_of_chunk[x["t"]] == i else 0) for i, x in enumerate(order)]
+        concepts = [c for (oo, c) in concerns if oo == o]
+        summaries = {f"{o} about {c}" for c in concepts}
+        base = fixed + sum(len(s) // 4 + 1 + 3 for s in summaries) + sum(len(c) // 4 + 2 for c in concepts)
+        total, dropped = base + sum(savings), 0
+        while total > max_tokens and dropped < len(order):
+            total -= savings[dropped]
+            dropped += 1
+        kept |= {(o, x["c"], x["t"]) for x in order[dropped:]}
+    return kept
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(graph=tripartite_graphs(), data=st.data())
+def test_budget_equals_its_reference_on_random_graphs(selection_db, graph, data):
+    concerns, mentions, alpha, beta = graph
+    clear(selection_db)
+    write_graph(selection_db, concerns, mentions)
+    # Extract texts: some concepts quote a chunk with the same words (the "(quoted above)" case).
+    texts = {(c, t): (f"shared {t}" if data.draw(st.booleans()) else f"{c} in {t}") for c, t in mentions}
+    tokens = {key: data.draw(st.integers(1, 60)) for key in mentions}
+    selection_db.execute_query("""UNWIND $rows AS row MATCH (:Concept {id: row.c})-[m:MENTIONED_IN]->(:Chunk {id: row.t})
+        SET m.summary = row.text, m.tokens = row.tokens""",
+                               rows=[{"c": c, "t": t, "text": texts[(c, t)], "tokens": tokens[(c, t)]} for c, t in mentions])
+    select(Graph(selection_db, "neo4j"), alpha, beta)
+    fixed = data.draw(st.integers(0, 40))
+    budget = data.draw(st.integers(0, 400))
+    got = {(o, c, t) for (o, c), chunks in prompted(selection_db, sorted({o for o, _ in concerns}), "floor",
+                                                    max_tokens=budget, fixed_tokens=fixed).items() for t in chunks}
+    assert got == budget_reference(concerns, mentions, texts, tokens, alpha, beta, fixed, budget)
+
+
+def test_budget_never_takes_a_concepts_last_extract_while_another_has_two(selection_db):
+    clear(selection_db)
+    # c0 has three strong extracts, c1 one weak one: a tight budget empties c0 down to its best
+    # before c1 loses its only extract, even though c1's is the weakest of all.
+    concerns = {("o0", "c0"): [1, 0, 0], ("o0", "c1"): [0, 1, 0]}
+    mentions = {("c0", "t0"): [1, 0, 0], ("c0", "t1"): [1, 1, 0], ("c0", "t2"): [1, 0, 1], ("c1", "t3"): [-1, 0, 0]}
+    write_graph(selection_db, concerns, mentions)
+    select(Graph(selection_db, "neo4j"), 0.5, 0.5)
+    full = prompted(selection_db, ["o0"], "floor")
+    assert len(full[("o0", "c0")]) == 3 and len(full[("o0", "c1")]) == 1
+    sizes = []
+    for budget in range(400, 0, -5):
+        kept = prompted(selection_db, ["o0"], "floor", max_tokens=budget)
+        counts = (len(kept.get(("o0", "c0"), {})), len(kept.get(("o0", "c1"), {})))
+        if counts[1] == 0:
+            assert counts[0] <= 1  # c1 lost its last extract only once c0 had one left
+        sizes.append(counts)
+    assert (3, 1) in sizes and (1, 1) in sizes and (0, 0) in sizes
+    assert sizes == sorted(sizes, key=lambda c: (-c[0] - c[1], -c[1]))  # monotone: a smaller budget keeps less

@@ -11,6 +11,6 @@ UNWIND row.extracts AS e
 MATCH (c:Concept {id: e.concept_id})
 MERGE (c)-[m:MENTIONED_IN]->(t)
 SET m.summary = e.summary, m.provider = $provider, m.model = $model,
-    m.prompt_version = row.prompt_version, m.embedding_model = $embedding_model, m.analysed_at = datetime()
+    m.prompt_version = row.prompt_version, m.tokens = e.tokens, m.embedding_model = $embedding_model, m.analysed_at = datetime()
 WITH m, e
 CALL db.create.setRelationshipVectorProperty(m, 'embedding', e.embedding);

@@ -9,6 +9,6 @@ UNWIND row.extracts AS e
 MATCH (c:Concept {id: e.concept_id})
 MERGE (o)-[r:CONCERNS]->(c)
 SET r.summary = e.summary, r.provider = $provider, r.model = $model,
-    r.prompt_version = row.prompt_version, r.embedding_model = $embedding_model, r.analysed_at = datetime()
+    r.prompt_version = row.prompt_version, r.tokens = e.tokens, r.embedding_model = $embedding_model, r.analysed_at = datetime()
 WITH r, e
 CALL db.create.setRelationshipVectorProperty(r, 'embedding', e.embedding);

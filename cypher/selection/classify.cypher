@@ -10,23 +10,28 @@
 // in front.
 // Browser: :param object_ids => null   (null classifies every object)
 
-// Every group of the given objects (all objects on a full run).
+// Every group of the given objects (all objects on a full run). The same pass marks the
+// floor, a step beyond the paper: each (object, concept) pair's best candidate (highest w,
+// then the smallest chunk id) gets floor = true, and the prompt's default selection keeps it
+// whatever alpha and beta say (see prompt_material). It depends on the object's own scores
+// alone, so the second statement below never needs to touch it.
 MATCH (o:Object)
 WHERE $object_ids IS NULL OR o.id IN $object_ids
 CALL (o) {
   MATCH (e:Evidence) WHERE e.object_id = o.id AND e.chunk_id IS NOT NULL AND e.concept_id IS NOT NULL
-  WITH collect(e) AS candidates, collect(DISTINCT e.concept_id) AS concept_ids
-  MATCH (s:ScoreDistribution) WHERE s.concept_id IN concept_ids
-  WITH candidates, collect([s.concept_id, s.alpha_w, s.beta_w]) AS thresholds
-  UNWIND candidates AS e
-  WITH e, e.w AS w, [x IN thresholds WHERE x[0] = e.concept_id][0] AS x
-  WITH e, coalesce(w >= x[1], false) AS passes_alpha, coalesce(w >= x[2], false) AS passes_beta
-  WITH e.chunk_id AS chunk_id, collect({e: e, alpha: passes_alpha, beta: passes_beta}) AS grp
+  WITH e ORDER BY e.w DESC, e.chunk_id
+  WITH e.concept_id AS concept_id, collect(e) AS ranked
+  OPTIONAL MATCH (s:ScoreDistribution {concept_id: concept_id})
+  UNWIND range(0, size(ranked) - 1) AS i
+  WITH ranked[i] AS e, i = 0 AS best, coalesce(ranked[i].w >= s.alpha_w, false) AS passes_alpha,
+       coalesce(ranked[i].w >= s.beta_w, false) AS passes_beta
+  WITH e.chunk_id AS chunk_id, collect({e: e, best: best, alpha: passes_alpha, beta: passes_beta}) AS grp
   WITH grp, any(x IN grp WHERE x.alpha) AS anchored
   UNWIND grp AS x
-  WITH x.e AS e, CASE WHEN x.alpha THEN 'alpha' WHEN anchored AND x.beta THEN 'beta' END AS reason
-  WHERE coalesce(e.reason, '') <> coalesce(reason, '')
-  SET e.reason = reason, e.selected = CASE WHEN reason IS NOT NULL THEN true END
+  WITH x.e AS e, x.best AS best, CASE WHEN x.alpha THEN 'alpha' WHEN anchored AND x.beta THEN 'beta' END AS reason
+  WHERE coalesce(e.reason, '') <> coalesce(reason, '') OR coalesce(e.floor, false) <> best
+  SET e.reason = reason, e.selected = CASE WHEN reason IS NOT NULL THEN true END,
+      e.floor = CASE WHEN best THEN true END
 } IN 2 CONCURRENT TRANSACTIONS OF 10 ROWS;
 
 // Incremental runs: when a concept's thresholds moved (new scores, or new alpha and beta),

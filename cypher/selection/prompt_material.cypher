@@ -1,24 +1,89 @@
 // read: the material of one object's prompt (step 5): each concept of the object with its
-// extract e(o,c), followed by the selected e(c,t) extracts in document reading order, each
-// with its reference (document, section path, chunk), its score w and its percentile p.
-// $max_per_concept, when set, is a budget: each concept keeps its best extracts by w (ties by
-// chunk id), still printed in reading order. The paper's selection is max_per_concept null.
-// Browser: :param object_id => 'patient-a'; :param max_per_concept => null
+// extract e(o,c), followed by the chosen e(c,t) extracts in document reading order, each with
+// its reference (document, section path, chunk), its score w, its percentile p and its reason.
+// Which extracts:
+//   $selection 'paper'  the paper's selection: alpha, then the Markov blanket (reason alpha | beta);
+//   $selection 'floor'  (the default) the same, plus each concept's best candidate (reason floor
+//                       when alpha and beta did not take it), so no concept goes without evidence.
+//   $max_per_concept    when set, each concept keeps its best N extracts by w (ties: chunk id).
+//   $max_tokens         when set, a budget for the whole prompt: the weakest extracts are dropped
+//                       first, and no concept loses its last one while another still has two.
+//                       Sizes are the extracts' stored token counts (cl100k_base), a reference
+//                       line per cited chunk and $fixed_tokens for the question and headings;
+//                       the CLI measures the laid-out prompt and asks again if it is still over.
+// Browser: :param object_id => 'patient-a'; :param selection => 'floor'; :param max_per_concept => null;
+//          :param max_tokens => null; :param fixed_tokens => 60
 
 MATCH (o:Object {id: $object_id})-[oc:CONCERNS]->(c:Concept)
 CALL (o, c) {
-  OPTIONAL MATCH (e:Evidence) WHERE e.object_id = o.id AND e.concept_id = c.id AND e.selected = true
+  CALL (o, c) {
+    MATCH (e:Evidence) WHERE e.object_id = o.id AND e.concept_id = c.id AND e.selected = true
+    RETURN e
+    UNION
+    MATCH (e:Evidence) WHERE coalesce($selection, 'floor') = 'floor' AND e.object_id = o.id AND e.concept_id = c.id
+      AND e.floor = true
+    RETURN e
+  }
   WITH e ORDER BY e.w DESC, e.chunk_id
   WITH collect(e) AS ranked
   WITH CASE WHEN $max_per_concept IS NULL THEN ranked ELSE ranked[..$max_per_concept] END AS kept
-  UNWIND CASE WHEN kept = [] THEN [null] ELSE kept END AS e
-  OPTIONAL MATCH (t:Chunk {id: e.chunk_id})-[:FROM_DOCUMENT]->(d:Document)
-  OPTIONAL MATCH (c)-[m:MENTIONED_IN]->(t)
+  UNWIND range(0, size(kept) - 1) AS rank
+  WITH kept[rank] AS e, rank
+  MATCH (c)-[m:MENTIONED_IN]->(t:Chunk {id: e.chunk_id})
+  OPTIONAL MATCH (t)-[:FROM_DOCUMENT]->(d:Document)
   OPTIONAL MATCH (s:Section {id: t.section_id})
-  WITH e, m, t, d, s ORDER BY d.id, t.index
-  WITH collect(CASE WHEN m IS NULL THEN null ELSE
-         {chunk_id: t.id, document: d.title, document_id: d.id, section_path: s.path, text: m.summary,
-          w: e.w, reason: e.reason} END) AS cited
+  RETURN collect({concept_id: c.id, chunk_id: t.id, rank: rank, w: e.w, reason: coalesce(e.reason, 'floor'),
+                  text: m.summary, document: d.title, document_id: d.id, section_path: s.path, index: t.index,
+                  text_tokens: coalesce(m.tokens, size(m.summary) / 4 + 1),
+                  reference_tokens: 8 + (size(coalesce(d.title, '')) + size(reduce(p = '', x IN coalesce(s.path, []) | p + x + ' > '))) / 4
+                                    + size(t.id) / 2}) AS items
+}
+WITH o, collect({concept: c, summary: oc.summary, items: items, name_tokens: size(c.name) / 4 + 2,
+                 summary_tokens: coalesce(oc.tokens, size(oc.summary) / 4 + 1) + 3}) AS rows
+// The budget. Drop order: first every extract that is not its concept's best, weakest first;
+// then the concepts' best ones, weakest first. The size model follows the layout: concepts the
+// object describes with the same words share one line; an extract costs its line, and its text
+// only once per chunk (a repeat is printed as "(quoted above)"); a chunk's reference line is
+// freed when no kept extract cites it. Per chunk (and per chunk and text), the extract dropped
+// last carries those shared costs.
+CALL (rows) {
+  UNWIND CASE WHEN $max_tokens IS NULL THEN [] ELSE rows END AS row  // no budget: nothing to order
+  UNWIND row.items AS x
+  WITH x ORDER BY CASE WHEN x.rank = 0 THEN 1 ELSE 0 END, x.w, x.chunk_id DESC, x.concept_id DESC
+  RETURN collect(x) AS drop_order
+}
+CALL (drop_order) {
+  UNWIND range(0, size(drop_order) - 1) AS i
+  WITH drop_order[i].chunk_id AS chunk_id, max(i) AS last
+  RETURN collect(last) AS reference_carriers
+}
+CALL (drop_order) {
+  UNWIND range(0, size(drop_order) - 1) AS i
+  WITH drop_order[i].chunk_id AS chunk_id, drop_order[i].text AS text, max(i) AS last
+  RETURN collect(last) AS text_carriers
+}
+CALL (rows) {
+  UNWIND rows AS row
+  WITH DISTINCT row.summary AS summary, row.summary_tokens AS tokens
+  RETURN sum(tokens) AS summary_tokens
+}
+WITH o, rows, drop_order,
+     [i IN range(0, size(drop_order) - 1) | 5 + CASE WHEN i IN text_carriers THEN drop_order[i].text_tokens ELSE 3 END
+        + CASE WHEN i IN reference_carriers THEN drop_order[i].reference_tokens ELSE 0 END] AS savings,
+     coalesce($fixed_tokens, 0) + summary_tokens + reduce(n = 0, row IN rows | n + row.name_tokens) AS base
+WITH o, rows, drop_order, savings, base + reduce(n = 0, x IN savings | n + x) AS total
+// The fewest drops that bring the total within the budget ([saved so far, drops needed]).
+WITH o, rows, drop_order,
+     CASE WHEN $max_tokens IS NULL OR total <= $max_tokens THEN 0
+          ELSE coalesce(reduce(state = [0, null], i IN range(0, size(drop_order) - 1) |
+                 CASE WHEN state[1] IS NOT NULL THEN state
+                      ELSE [state[0] + savings[i], CASE WHEN total - state[0] - savings[i] <= $max_tokens THEN i + 1 END]
+                 END)[1], size(drop_order)) END AS dropped
+WITH o, rows, dropped, [x IN drop_order[..dropped] | [x.concept_id, x.chunk_id]] AS dropped_keys
+UNWIND rows AS row
+WITH o, dropped, row.concept AS c, row.summary AS summary,
+     [x IN row.items WHERE dropped_keys = [] OR NOT [x.concept_id, x.chunk_id] IN dropped_keys] AS cited
+CALL (c, cited) {
   // p = P_c(w) = (scores <= w) / n, from the concept's sorted score blocks (distribution.cypher):
   // every score of the blocks before w's block (the last block whose first score is <= w),
   // plus the scores <= w inside it; both found by binary search, each block read once.
@@ -38,12 +103,13 @@ CALL (o, c) {
          reduce(r = [0, size(scores[i])], step IN range(1, 40) |
            CASE WHEN r[0] >= r[1] THEN r WHEN scores[i][(r[0] + r[1]) / 2] <= cited[i].w THEN [(r[0] + r[1]) / 2 + 1, r[1]]
                 ELSE [r[0], (r[0] + r[1]) / 2] END)[0]) / dist.n] AS p
-  RETURN [i IN range(0, size(cited) - 1) | {chunk_id: cited[i].chunk_id, document: cited[i].document,
-           document_id: cited[i].document_id, section_path: cited[i].section_path, text: cited[i].text,
-           w: cited[i].w, p: p[i], reason: cited[i].reason}] AS evidence
+  UNWIND range(0, size(cited) - 1) AS i
+  WITH cited[i] AS x, p[i] AS p ORDER BY x.document_id, x.index
+  RETURN collect({chunk_id: x.chunk_id, document: x.document, document_id: x.document_id,
+                  section_path: x.section_path, text: x.text, w: x.w, p: p, reason: x.reason}) AS evidence
 }
 // The question its prompt asks: the plugin's of the concept's ontology, when it has one.
 OPTIONAL MATCH (ontology:Ontology {id: c.ontology})
-RETURN o.id AS object_id, o.kind AS kind, c.id AS concept_id, c.name AS name, oc.summary AS summary, evidence,
+RETURN o.id AS object_id, o.kind AS kind, c.id AS concept_id, c.name AS name, summary, evidence, dropped,
        CASE WHEN ontology.question <> '' THEN ontology.question END AS question
 ORDER BY name;

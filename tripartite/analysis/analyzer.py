@@ -141,6 +141,7 @@ class Analyzer:
             if summaries:
                 for e, vector in zip(summaries, self.embedder.embed([e["summary"] for e in summaries])):
                     e["embedding"] = vector.tolist()
+                    e["tokens"] = count_tokens(e["summary"])  # what the extract costs in a prompt
             name = "analysis/write_chunk_extracts" if stage == "chunk" else "analysis/write_object_extracts"
             self.graph.run(name, rows=rows, provider=provider.name, model=provider.model,
                            embedding_model=self.embedder.name)

@@ -9,6 +9,8 @@ from tripartite.infra.errors import TripartiteError
 from tripartite.infra.llm import open_runner
 from tripartite.infra.llm.providers import ProviderError, RetryableError
 from tripartite.selection import select, tripartite_prompt
+from tripartite.selection.prompt import SELECTIONS
+from tripartite.selection.settings import effective
 
 
 def _select_lines(report: dict) -> list[str]:
@@ -31,10 +33,9 @@ def _select_lines(report: dict) -> list[str]:
 def select_command(app: App, alpha: float | None, beta: float | None, object_ids: tuple[str, ...]) -> dict:
     """Score every (object, concept, chunk) candidate and classify it (cypher/selection/).
     With --object, score those objects alone and update only what their scores change."""
-    alpha = app.settings.selection.alpha if alpha is None else alpha
-    beta = app.settings.selection.beta if beta is None else beta
-    report = select(app.graph, alpha, beta, list(object_ids) or None)
-    return {"alpha": alpha, "beta": beta, **vars(report), "objects": list(object_ids)}
+    chosen = effective(app.graph, app.settings.selection, alpha=alpha, beta=beta)
+    report = select(app.graph, chosen.alpha, chosen.beta, list(object_ids) or None)
+    return {"alpha": chosen.alpha, "beta": chosen.beta, **vars(report), "objects": list(object_ids)}
 
 
 def question_option(command):
@@ -42,9 +43,28 @@ def question_option(command):
                         help="The question about the object (default: its ontology plugin's).")(command)
 
 
-def budget_option(command):
-    return click.option("--max-per-concept", type=click.IntRange(min=1), default=None,
-                        help="A budget beyond the paper: each concept keeps only its N best extracts by w.")(command)
+def prompt_options(command):
+    """How the prompt's evidence is chosen: the selection, a token budget, a per-concept cap."""
+    for option in reversed([
+        click.option("--selection", "mode", type=click.Choice(SELECTIONS), default=None,
+                     help="floor (default): every concept keeps at least its best extract, plus the paper's alpha "
+                          "and blanket choices; paper: exactly the paper's selection."),
+        click.option("--max-tokens", type=click.IntRange(min=1), default=None,
+                     help="A budget for the whole prompt: the weakest extracts go first, and no concept loses its "
+                          "last one while another still has two."),
+        click.option("--max-per-concept", type=click.IntRange(min=1), default=None,
+                     help="Each concept keeps only its N best extracts by w."),
+        question_option,
+    ]):
+        command = option(command)
+    return command
+
+
+def build(app: App, object_id: str, **flags) -> dict:
+    """The object's Tripartite prompt under the flags given and the settings that apply."""
+    chosen = effective(app.graph, app.settings.selection, **flags)
+    return tripartite_prompt(app.graph, object_id, chosen.question or None, chosen.max_per_concept,
+                             chosen.max_tokens, chosen.mode)
 
 
 def _prompt_text(result: dict) -> list[str]:
@@ -55,42 +75,40 @@ def _prompt_text(result: dict) -> list[str]:
 
 @click.command("prompt")
 @click.argument("object_id")
-@question_option
-@budget_option
+@prompt_options
 @output(_prompt_text, formats=True)
 @pass_app
-def prompt_command(app: App, object_id: str, question: str | None, max_per_concept: int | None) -> dict:
+def prompt_command(app: App, object_id: str, **flags) -> dict:
     """The prompt for one object: its concepts, each with the selected evidence and references."""
-    defaults = app.settings.selection
-    return tripartite_prompt(app.graph, object_id, question or defaults.question or None,
-                             max_per_concept or defaults.max_per_concept)
+    return build(app, object_id, **flags)
 
 
 @click.command("ask")
 @click.argument("object_id")
-@question_option
-@budget_option
+@prompt_options
 @pass_app
-def ask_command(app: App, object_id: str, question: str | None, max_per_concept: int | None) -> None:
+def ask_command(app: App, object_id: str, **flags) -> None:
     """Send the object's Tripartite prompt to the configured LLM; print the answer and references."""
     settings = app.settings
     if not settings.llm.configured:
         raise TripartiteError("ask needs an LLM: set TRIPARTITE_LLM_MODEL (plus OPENAI_API_KEY, or "
                               "OPENAI_BASE_URL for a local OpenAI-compatible server)")
-    built = tripartite_prompt(app.graph, object_id, question or settings.selection.question or None,
-                              max_per_concept or settings.selection.max_per_concept)
+    from tripartite.selection.retriever import TripartiteRetriever, answer  # neo4j-graphrag: 0.6 s to import
+
+    chosen = effective(app.graph, settings.selection, **flags)
+    retriever = TripartiteRetriever(app.graph.driver, app.graph.database, chosen.question or None, chosen.max_tokens,
+                                    chosen.mode, chosen.max_per_concept)
     with open_runner(settings) as runner:
         runner.provider.check_reachable()
         try:
-            answer = runner.complete_text(built["prompt"])
+            text, built = answer(retriever, runner, object_id)
         except (ProviderError, RetryableError) as exc:
             raise TripartiteError(f"the LLM call failed: {exc}") from None
-    click.echo(answer.strip())
-    references = [e for concept in built["concepts"] for e in concept["evidence"]]
-    if references:
+    click.echo(text.strip())
+    if built["references"]:
         click.echo("\nReferences:")
-        for n, ref in enumerate(references, start=1):
-            click.echo(f"[{n}] {ref['document']} > {' > '.join(ref['section_path'])} (chunk {ref['chunk_id']})")
+        for ref in built["references"]:
+            click.echo(f"[{ref['n']}] {ref['document']} > {' > '.join(ref['section_path'])} (chunk {ref['chunk_id']})")
 
 
 COMMANDS = [select_command, prompt_command, ask_command]

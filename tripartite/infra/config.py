@@ -94,10 +94,14 @@ class EmbeddingSettings:
 
 @dataclass(frozen=True)
 class SelectionSettings:
-    """The selection's and the prompt's defaults."""
+    """The selection's and the prompt's defaults. Settings stored in the graph by `tripartite
+    tune --store` win over these (tripartite/selection/settings.py); command-line flags win
+    over both."""
 
+    mode: str = "floor"                 # floor: each concept keeps its best extract, plus the paper's; paper: the paper's
     alpha: float = 0.9                  # select a candidate when P_c(w) > alpha
     beta: float = 0.5                   # Markov blanket: a chunk's other candidates when P_c(w) > beta
+    max_tokens: int | None = None       # the prompt's token budget (None: no budget)
     max_per_concept: int | None = None  # each concept's best N extracts (None: no cap)
     question: str = ""                  # "" asks the object's plugin, then GENERIC_QUESTION
 
@@ -290,11 +294,13 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
 
 def _selection(path: Path | None, values: dict[str, Any]) -> SelectionSettings:
     selection = SelectionSettings(**values)
+    if selection.mode not in ("floor", "paper"):
+        raise ConfigError(f"{path}: [selection] mode {selection.mode!r} is unknown; use 'floor' or 'paper'")
     for name in ("alpha", "beta"):
         value = getattr(selection, name)
         if not isinstance(value, (int, float)) or not 0 <= value <= 1:
             raise ConfigError(f"{path}: [selection] {name} = {value!r} is not a probability; use 0 to 1")
-    for name in ("max_per_concept",):
+    for name in ("max_tokens", "max_per_concept"):
         value = getattr(selection, name)
         if value is not None and (not isinstance(value, int) or value < 1):
             raise ConfigError(f"{path}: [selection] {name} = {value!r} must be a positive integer")

@@ -1,64 +1,128 @@
-"""The Tripartite prompt of one object (the paper's step 5): its material comes from
-cypher/selection/prompt_material.cypher; this module only lays it out as text and JSON."""
+"""The Tripartite prompt of one object (the paper's step 5): its material, the floor and the
+token budget come from cypher/selection/prompt_material.cypher; this module lays it out as
+text and JSON, and checks the laid-out prompt against the budget.
+
+Layout: the question; then the object's concepts, each with what the object says about it
+and the extracts the references say about it. Concepts for which the object says the very
+same thing are one item; a chunk cited under several concepts is quoted once and then only
+referenced by its number; references are numbered once per chunk.
+"""
 from __future__ import annotations
 
 from tripartite.infra.config import question_or_default
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.infra.tokens import count_tokens
+from tripartite.lexical.sentences import sentences_of
 from tripartite.selection.run import parameters
+
+SELECTIONS = ("floor", "paper")
+PREAMBLE = ("Object {object_id}: what it says about each concept, and what the reference documents say about "
+            "that concept (numbers in brackets point to the references).")
 
 
 class NoPrompt(TripartiteError):
     """The object has nothing to build a prompt from (unknown, or not analysed)."""
 
 
-def prompt_material(graph: Graph, object_id: str, max_per_concept: int | None = None) -> list[dict]:
-    """Each concept of the object with its selected evidence in reading order; with
-    max_per_concept, only each concept's best extracts by w (a budget beyond the paper)."""
-    return graph.run("selection/prompt_material", object_id=object_id, max_per_concept=max_per_concept)
+def prompt_material(graph: Graph, object_id: str, max_per_concept: int | None = None, selection: str = "floor",
+                    max_tokens: int | None = None, fixed_tokens: int = 0) -> list[dict]:
+    """Each concept of the object with its chosen evidence in reading order (see the script)."""
+    return graph.run("selection/prompt_material", object_id=object_id, max_per_concept=max_per_concept,
+                     selection=selection, max_tokens=max_tokens, fixed_tokens=fixed_tokens)
 
 
-def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None,
-                      max_per_concept: int | None = None) -> dict:
+def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None, max_per_concept: int | None = None,
+                      max_tokens: int | None = None, selection: str = "floor") -> dict:
     """The prompt for one object, as build_prompt gives it. The question is the one given,
-    else the one of the object's ontology plugin, else a generic one."""
-    rows = prompt_material(graph, object_id, max_per_concept)
-    if not rows:
-        raise NoPrompt(f"object {object_id!r} has no analysed concepts; run `tripartite analyze` and "
-                       "`tripartite select` first (see `tripartite objects list`)")
+    else the one of the object's ontology plugin, else a generic one. With max_tokens the
+    script fits its size estimate to the budget; the laid-out prompt is then measured, and
+    the script asked again with a tighter budget while it is over."""
+    if selection not in SELECTIONS:
+        raise TripartiteError(f"selection {selection!r} is unknown; use one of {', '.join(SELECTIONS)}")
     alpha, beta = parameters(graph)
-    question = question_or_default(question, next((r["question"] for r in rows if r["question"]), None))
-    return build_prompt(object_id, rows, question, alpha, beta)
+    if question is None and max_tokens is not None:  # its size is part of the budget: know it first
+        found = graph.one("objects/object_question", object_id=object_id)
+        question = question_or_default(None, found["question"] if found else None)
+    def attempt(budget: int | None) -> tuple[dict, int]:
+        nonlocal question
+        fixed = count_tokens(f"Question: {question or ''}\n\n{PREAMBLE.format(object_id=object_id)}\n\nReferences:\n")
+        rows = prompt_material(graph, object_id, max_per_concept, selection, budget, fixed)
+        if not rows:
+            raise NoPrompt(f"object {object_id!r} has no analysed concepts; run `tripartite analyze` and "
+                           "`tripartite select` first (see `tripartite objects list`)")
+        question = question_or_default(question, next((r["question"] for r in rows if r["question"]), None))
+        return build_prompt(object_id, rows, question, alpha, beta, selection, max_tokens), rows[0]["dropped"]
+
+    built, dropped = attempt(max_tokens)
+    if max_tokens is None:
+        return built
+    # The script's size model is close but not exact: search its budget for the largest laid-out
+    # prompt that fits (a few more queries, each a few milliseconds).
+    fits = built["tokens"] <= max_tokens
+    best, low, high = (built, max_tokens, None) if fits else (None, None, max_tokens)
+    for _ in range(8):
+        if fits and dropped == 0:
+            break  # everything is in and it fits
+        if low is None:
+            budget = high - max(1, built["tokens"] - max_tokens)
+        elif high is None:
+            budget = low + max(1, max_tokens - built["tokens"])
+        else:
+            budget = (low + high) // 2
+        if budget <= 0 or budget in (low, high):
+            break
+        built, dropped = attempt(budget)
+        fits = built["tokens"] <= max_tokens
+        if fits:
+            low = budget
+            best = built if best is None or built["tokens"] >= best["tokens"] else best
+        else:
+            high = budget
+    return best or built
 
 
-def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float | None, beta: float | None) -> dict:
-    """The prompt text and its JSON form: {object_id, alpha, beta, tokens, prompt, concepts}."""
+def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float | None, beta: float | None,
+                 selection: str = "floor", max_tokens: int | None = None) -> dict:
+    """The prompt text and its JSON form: {object_id, selection, alpha, beta, max_tokens,
+    tokens, prompt, concepts, references}."""
     references: list[dict] = []
-    numbers: dict[str, int] = {}  # a chunk cited under several concepts keeps one number
-    lines = [f"Question: {question}", "", f"Object {object_id}: what it says about each concept, and what the "
-             "reference documents say about that concept (numbers in brackets point to the references).", ""]
-    concepts = []
-    for n, row in enumerate(rows, start=1):
-        lines.append(f"{n}. {row['name']}: {row['summary']}")
-        evidence = []
-        for item in row["evidence"]:
-            if item["chunk_id"] not in numbers:
-                references.append(item)
-                numbers[item["chunk_id"]] = len(references)
-            ref = numbers[item["chunk_id"]]
-            lines.append(f"   [{ref}] {item['text']}")
-            evidence.append({"chunk_id": item["chunk_id"], "document": item["document"],
-                             "section_path": item["section_path"] or [], "text": item["text"],
-                             "w": item["w"], "p": item["p"], "reason": item["reason"]})
-        concepts.append({"concept_id": row["concept_id"], "name": row["name"], "summary": row["summary"],
-                         "evidence": evidence})
+    numbers: dict[str, int] = {}        # a chunk keeps one reference number
+    quoted: dict[str, set[str]] = {}    # the sentences of each chunk already in the prompt
+    lines = [f"Question: {question}", "", PREAMBLE.format(object_id=object_id), ""]
+    for n, group in enumerate(_grouped(rows), start=1):
+        lines.append(f"{n}. {', '.join(row['name'] for row in group)}: {group[0]['summary']}")
+        for row in group:
+            label = f"({row['name']}) " if len(group) > 1 else ""
+            for item in row["evidence"]:
+                chunk_id = item["chunk_id"]
+                if chunk_id not in numbers:
+                    references.append({"n": len(references) + 1, "chunk_id": chunk_id, "document": item["document"],
+                                       "section_path": item["section_path"] or []})
+                    numbers[chunk_id] = len(references)
+                seen = quoted.setdefault(chunk_id, set())
+                new = [s for paragraph in sentences_of(item["text"] or "") for s in paragraph if s not in seen]
+                seen.update(new)
+                lines.append(f"   [{numbers[chunk_id]}] {label}{' '.join(new) if new else '(quoted above)'}")
         lines.append("")
     if references:
         lines.append("References:")
-        for ref, item in enumerate(references, start=1):
-            path = " > ".join(item["section_path"] or [])
-            lines.append(f"[{ref}] {item['document']} > {path} (chunk {item['chunk_id']})")
+        lines += [f"[{ref['n']}] {ref['document']} > {' > '.join(ref['section_path'])} (chunk {ref['chunk_id']})"
+                  for ref in references]
     prompt = "\n".join(lines).rstrip() + "\n"
-    return {"object_id": object_id, "alpha": alpha, "beta": beta, "tokens": count_tokens(prompt),
-            "prompt": prompt, "concepts": concepts}
+    concepts = [{"concept_id": row["concept_id"], "name": row["name"], "summary": row["summary"],
+                 "evidence": [{"chunk_id": e["chunk_id"], "document": e["document"],
+                               "section_path": e["section_path"] or [], "text": e["text"], "w": e["w"], "p": e["p"],
+                               "reason": e["reason"], "n": numbers[e["chunk_id"]]} for e in row["evidence"]]}
+                for row in rows]
+    return {"object_id": object_id, "selection": selection, "alpha": alpha, "beta": beta, "max_tokens": max_tokens,
+            "tokens": count_tokens(prompt), "prompt": prompt, "concepts": concepts, "references": references}
+
+
+def _grouped(rows: list[dict]) -> list[list[dict]]:
+    """Concepts for which the object says word for word the same thing, together, in the
+    order of their first member."""
+    groups: dict[str, list[dict]] = {}
+    for row in rows:
+        groups.setdefault((row["summary"] or "").strip(), []).append(row)
+    return list(groups.values())

@@ -111,18 +111,20 @@ class LLMRunner:
             self.cache.put(key, extracts, {})
         return Outcome(task, extracts)
 
-    def complete_text(self, prompt: str, stage: str = "ask") -> str:
-        """A free-text answer (no JSON schema), through the same cache and retries."""
+    def complete_text(self, prompt: str | list[dict], stage: str = "ask") -> str:
+        """A free-text answer (no JSON schema) to a prompt or a list of chat messages, through
+        the same cache and retries."""
         if self.provider.offline:
-            raise ProviderError("the offline extractive provider cannot answer questions; configure an LLM "
+            raise ProviderError("the offline provider cannot answer questions; configure an LLM "
                                 "(TRIPARTITE_LLM_MODEL, and OPENAI_BASE_URL for a local server)")
-        key = cache_key(self.provider.name, self.provider.model, prompt, "text-v1")
+        messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else list(prompt)
+        key = cache_key(self.provider.name, self.provider.model,
+                        "\x1e".join(f"{m['role']}\x1f{m['content']}" for m in messages), "text-v1")
         if self.cache and (hit := self.cache.get(key)):
             self.accounting.add(stage, tasks=1, cache_hits=1)
             return hit[0]["text"]
         self.accounting.add(stage, tasks=1)
-        text = self._complete(ExtractionTask(stage, "", prompt, "", ()), [{"role": "user", "content": prompt}],
-                              json_mode=False)
+        text = self._complete(ExtractionTask(stage, "", messages[-1]["content"], "", ()), messages, json_mode=False)
         if self.cache:
             self.cache.put(key, {"text": text}, {})
         return text
