@@ -17,14 +17,14 @@ from neo4j import GraphDatabase
 from throwaway import throwaway_server
 
 from tripartite.analysis import Analyzer, dry_run_figures
+from tripartite.analysis.extractive import ExtractiveProvider
 from tripartite.analysis.prompts import concept_lines, render
+from tripartite.analysis.schema import ExtractionTask
 from tripartite.infra import migrations
-from tripartite.infra.graph import Graph
 from tripartite.infra.config import load_settings
 from tripartite.infra.embeddings import MiniLMEmbedder
+from tripartite.infra.graph import Graph
 from tripartite.infra.llm.cache import AnswerCache
-from tripartite.analysis.extractive import ExtractiveProvider
-from tripartite.infra.llm.providers import ExtractionTask
 from tripartite.infra.llm.runner import LLMRunner
 from tripartite.infra.paths import migrations_dir
 from tripartite.infra.tokens import count_tokens
@@ -78,7 +78,7 @@ def main() -> None:
             relevant = kept = 0
             for row in chunks:
                 concepts = tuple(analyzer.concepts[c] for c in row["missing"])
-                found, _ = provider.extract(ExtractionTask("chunk", row["id"], "", row["text"], concepts))
+                found, _ = provider.answer(ExtractionTask("chunk", row["id"], "", row["text"], concepts))
                 hits = {cid for cid, text in found.items() if text}
                 relevant += len(hits)
                 kept += len(hits & set(analyzer._candidates(row, row["missing"])))

@@ -3,7 +3,8 @@ and /v1/chat/completions.
 
 Embeddings are a deterministic bag of hashed words (so similar texts get similar vectors).
 Chat answers follow the extraction prompt: for each listed concept, the sentences of the
-quoted text that contain the concept's name. `script` queues misbehaviour for the next chat
+quoted text that contain the concept's name (and for the LLM judge's question, the listed
+concepts whose name the quoted text contains). `script` queues misbehaviour for the next chat
 requests ("429", "500", "malformed", "timeout"); every request is recorded for assertions.
 """
 from __future__ import annotations
@@ -36,6 +37,18 @@ def answer_extraction(prompt: str) -> str:
         hits = [s for s in sentences if name.lower() in s.lower()]
         extracts.append({"concept_id": concept_id, "extract": " ".join(hits)})
     return json.dumps({"extracts": extracts})
+
+
+def answer_judge(prompt: str) -> str:
+    """The LLM judge's question: the listed concepts whose name the quoted text contains."""
+    concepts = re.findall(r"^- ([^:\n]+:[^:\s]+): (.+)$", prompt, flags=re.MULTILINE)
+    quoted = prompt.split('"""')
+    text = quoted[1].lower() if len(quoted) >= 3 else ""
+    return json.dumps({"informed": [cid for cid, name in concepts if name.lower() in text]})
+
+
+def answer(prompt: str) -> str:
+    return answer_judge(prompt) if '"informed"' in prompt else answer_extraction(prompt)
 
 
 class FakeOpenAI:
@@ -97,8 +110,8 @@ class FakeOpenAI:
                 if behaviour == "timeout":
                     time.sleep(server.timeout_sleep)
                     return self._send(200, {"error": "too late"})
-                prompt = body["messages"][0]["content"]
-                content = "Sure! Here you go: {extracts: [" if behaviour == "malformed" else answer_extraction(prompt)
+                prompt = body["messages"][-1]["content"]
+                content = "Sure! Here you go: {extracts: [" if behaviour == "malformed" else answer(prompt)
                 self._send(200, {
                     "id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()),
                     "model": body.get("model"),

@@ -12,14 +12,15 @@ from click.testing import CliRunner
 
 from conftest import cli_env
 from fake_openai import FakeOpenAI
+from tripartite.analysis.extractive import ExtractiveProvider
+from tripartite.analysis.schema import ExtractionTask, parse_extracts
 from tripartite.cli import cli
 from tripartite.infra.config import load_settings
 from tripartite.infra.embeddings import MiniLMEmbedder
 from tripartite.infra.llm.cache import AnswerCache
-from tripartite.analysis.extractive import ExtractiveProvider
-from tripartite.infra.llm.providers import ConceptInfo, ExtractionTask, OpenAIChatProvider
+from tripartite.infra.llm.providers import ConceptInfo, OpenAIChatProvider
 from tripartite.infra.llm.runner import LLMRunner
-from tripartite.infra.llm.schema import InvalidAnswer, parse_extracts
+from tripartite.infra.llm.tasks import InvalidAnswer
 from tripartite.infra.paths import samples_dir
 
 HYPERTENSION = ConceptInfo("t:hypertension", "Hypertension", ("high blood pressure", "HTN"),
@@ -60,10 +61,10 @@ def test_success_then_cache_makes_zero_calls(tmp_path):
     with FakeOpenAI() as server:
         runner = runner_for(server, tmp_path)
         [outcome] = list(runner.run([task()]))
-        assert outcome.extracts == {"t:hypertension": "Hypertension is common in older adults.", "t:smoking": "Smoking and cigarettes harm the heart."}
+        assert outcome.result == {"t:hypertension": "Hypertension is common in older adults.", "t:smoking": "Smoking and cigarettes harm the heart."}
         again = runner_for(server, tmp_path)
         [cached] = list(again.run([task()]))
-        assert cached.cached and cached.extracts == outcome.extracts
+        assert cached.cached and cached.result == outcome.result
         assert len(server.chat_requests()) == 1
         assert again.accounting.as_dict()["chunk"]["calls"] == 0
         stats = runner.accounting.as_dict()["chunk"]
@@ -76,7 +77,7 @@ def test_rate_limits_and_server_errors_are_retried(tmp_path, script, retries):
         server.script = list(script)
         runner = runner_for(server, tmp_path)
         [outcome] = list(runner.run([task()]))
-        assert outcome.error is None and outcome.extracts["t:smoking"]
+        assert outcome.error is None and outcome.result["t:smoking"]
         stats = runner.accounting.as_dict()["chunk"]
         assert stats["retries"] == retries and stats["calls"] == retries + 1 == len(server.chat_requests())
 
@@ -104,26 +105,26 @@ def test_malformed_twice_is_a_failure_and_not_cached(tmp_path):
         server.script = ["malformed", "malformed"]
         runner = runner_for(server, tmp_path)
         [outcome] = list(runner.run([task()]))
-        assert outcome.extracts is None and "InvalidAnswer" in outcome.error and "c1" in outcome.error
+        assert outcome.result is None and "InvalidAnswer" in outcome.error and "c1" in outcome.error
         [retry] = list(runner_for(server, tmp_path).run([task()]))  # the next run asks again
         assert retry.error is None and not retry.cached
 
 
 # ---- the offline extractive provider ---------------------------------------------------------------
 def test_extractive_provider_keeps_the_sentences_about_each_concept(embedder):
-    extracts, usage = ExtractiveProvider(embedder).extract(task())
+    extracts, usage = ExtractiveProvider(embedder).answer(task())
     assert extracts["t:hypertension"] == "Hypertension is common in older adults."
     assert extracts["t:smoking"] == "Smoking and cigarettes harm the heart."
     assert usage.prompt_tokens == 0
     # Meaning, not only words: a sentence close to the description without any synonym.
-    near = ExtractiveProvider(embedder, similarity=0.4).extract(task(
+    near = ExtractiveProvider(embedder, similarity=0.4).answer(task(
         text="Her arterial pressure readings stay elevated at every visit. She likes gardening."))[0]
     assert "arterial pressure" in near["t:hypertension"] and "gardening" not in near["t:hypertension"]
 
 
 def test_short_all_caps_synonyms_match_case(embedder):
     af = ConceptInfo("t:af", "Atrial fibrillation", ("AF",), "Irregular rhythm.")
-    extracts, _ = ExtractiveProvider(embedder, similarity=0.99).extract(task(
+    extracts, _ = ExtractiveProvider(embedder, similarity=0.99).answer(task(
         text="ECG confirms AF. We went to a caf after.", concepts=(af,)))
     assert extracts["t:af"] == "ECG confirms AF."
 

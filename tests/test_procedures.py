@@ -5,6 +5,7 @@ import pytest
 
 from test_selection import clear, write_graph
 from tripartite.infra import migrations
+from tripartite.infra.config import SelectionSettings
 from tripartite.infra.graph import Graph
 from tripartite.infra.paths import migrations_dir
 from tripartite.selection import prompt_material, select
@@ -26,7 +27,9 @@ def test_prompt_procedure_equals_the_cli_script(driver, neo4j_db):
                          database_=neo4j_db.database)
     select(Graph(driver, neo4j_db.database), 0.6, 0.2)
     graph = Graph(driver, neo4j_db.database)
-    expected = prompt_material(graph, "o0")
+    # The procedure's defaults are the CLI's: floor selection, the default tokens per concept.
+    defaults = {"fixed_tokens": 60, "tokens_per_concept": SelectionSettings.tokens_per_concept}
+    expected = prompt_material(graph, "o0", **defaults)
     # apoc.custom registers procedures on its refresh interval, and a server that ran an older
     # definition (same name, other columns) serves that one until then.
     deadline = time.monotonic() + 90
@@ -44,10 +47,10 @@ def test_prompt_procedure_equals_the_cli_script(driver, neo4j_db):
     assert [c["concept_id"] for c in expected] == ["c0", "c1"]
     # The optional budget argument reaches the same script.
     budgeted, _, _ = driver.execute_query("CALL custom.tripartite.prompt($id, 1)", id="o0", database_=neo4j_db.database)
-    assert [r.data() for r in budgeted] == prompt_material(graph, "o0", max_per_concept=1)
+    assert [r.data() for r in budgeted] == prompt_material(graph, "o0", max_per_concept=1, **defaults)
     assert [len(r["evidence"]) for r in budgeted] == [1, 1] and len(expected[0]["evidence"]) == 2
     # And so do the token budget and the selection.
     tight, _, _ = driver.execute_query("CALL custom.tripartite.prompt($id, null, 80, 'paper')", id="o0",
                                        database_=neo4j_db.database)
-    assert [r.data() for r in tight] == prompt_material(graph, "o0", None, "paper", 80, 60)
+    assert [r.data() for r in tight] == prompt_material(graph, "o0", None, "paper", 80, **defaults)
     assert sum(len(r["evidence"]) for r in tight) < sum(len(r["evidence"]) for r in expected)

@@ -9,6 +9,7 @@ from conftest import cli_env
 from fake_openai import FakeOpenAI
 from tripartite.cli import cli
 from tripartite.infra.paths import samples_dir
+from tripartite.selection.prompt import reference_trail
 
 pytestmark = pytest.mark.neo4j
 
@@ -94,7 +95,7 @@ def test_ask_sends_the_prompt_and_prints_references(selected):
                                     "Should she get a blood thinner?"], env).output)
         assert user["content"] == prompt["prompt"].rstrip("\n")
         printed = result.output.split("References:\n", 1)[1].strip().splitlines()
-        assert printed == [f"[{r['n']}] {r['document']} > {' > '.join(r['section_path'])} (chunk {r['chunk_id']})"
+        assert printed == [f"[{r['n']}] {reference_trail(r)} (chunk {r['chunk_id']})"
                            for r in prompt["references"]]
         again = invoke(["ask", "patient-b", "--question", "Should she get a blood thinner?"], env)
         assert again.output == result.output and len(server.chat_requests()) == 1  # cached

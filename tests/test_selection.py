@@ -285,7 +285,7 @@ def test_prompt_json_shape(selection_db, neo4j_target, tmp_path):
     assert list(data) == ["object_id", "selection", "alpha", "beta", "max_tokens", "tokens", "prompt", "concepts",
                           "references"]
     assert data["object_id"] == "o0" and data["alpha"] == 0.6 and data["beta"] == 0.2
-    assert data["selection"] == "floor" and data["max_tokens"] is None
+    assert data["selection"] == "floor" and data["tokens"] <= data["max_tokens"]  # the default per-concept budget
     assert data["prompt"].startswith("Question: What next?") and data["tokens"] > 10
     assert [c["concept_id"] for c in data["concepts"]] == ["c0", "c1"]
     evidence = data["concepts"][0]["evidence"]

@@ -1,7 +1,8 @@
 // Browser-callable procedures (APOC Extended's apoc.custom), running the same files as the
 // CLI: `CALL custom.tripartite.prompt('patient-b')`, with optional arguments max_per_concept,
-// max_tokens (a budget, estimated from stored token counts), selection ('floor' or 'paper') and
-// fixed_tokens (the question's and headings' share of the budget): for example
+// max_tokens (a budget, estimated from stored token counts), selection ('floor' or 'paper'),
+// fixed_tokens (the question's and headings' share of the budget) and tokens_per_concept (the
+// budget without max_tokens; null for none): for example
 // `CALL custom.tripartite.prompt('patient-b', null, 800)`; and `CALL custom.tripartite.trace($id)`.
 // Skipped, and tried again on the next migrate, where APOC Extended is not installed.
 // The selection itself commits in small transactions, which a procedure cannot do; run its
@@ -12,9 +13,13 @@
 // @include: trace_query = lexical/trace_chunk
 
 CALL apoc.custom.installProcedure(
-  'tripartite.prompt(object_id :: STRING, max_per_concept = null :: INTEGER, max_tokens = null :: INTEGER, selection = floor :: STRING, fixed_tokens = 60 :: INTEGER) :: (object_id :: STRING, kind :: STRING, concept_id :: STRING, name :: STRING, summary :: STRING, evidence :: LIST OF MAP, dropped :: INTEGER, question :: STRING)',
+  'tripartite.prompt(object_id :: STRING, max_per_concept = null :: INTEGER, max_tokens = null :: INTEGER, '
+    + 'selection = ' + $selection_defaults.mode + ' :: STRING, fixed_tokens = 60 :: INTEGER, '
+    + 'tokens_per_concept = ' + coalesce(toString($selection_defaults.tokens_per_concept), 'null') + ' :: INTEGER) :: '
+    + '(object_id :: STRING, kind :: STRING, concept_id :: STRING, name :: STRING, summary :: STRING, '
+    + 'evidence :: LIST OF MAP, budget :: INTEGER, dropped :: INTEGER, question :: STRING)',
   $prompt_query, $database, 'read',
-  'The prompt material of one object: its concepts with the selected evidence (cypher/selection/prompt_material.cypher).');
+  'The prompt material of one object: its concepts with the chosen evidence (cypher/selection/prompt_material.cypher).');
 
 CALL apoc.custom.installProcedure(
   'tripartite.trace(chunk_id :: STRING) :: (document_id :: STRING, document :: STRING, source :: STRING, sections :: LIST OF MAP, chunk_id :: STRING, index :: INTEGER, tokens :: INTEGER, text :: STRING)',

@@ -8,11 +8,13 @@
 //   $max_per_concept    when set, each concept keeps its best N extracts by w (ties: chunk id).
 //   $max_tokens         when set, a budget for the whole prompt: the weakest extracts are dropped
 //                       first, and no concept loses its last one while another still has two.
+//   $tokens_per_concept without $max_tokens, the budget is this many tokens per concept of the
+//                       object (plus $fixed_tokens): prompts grow with what the object raises.
 //                       Sizes are the extracts' stored token counts (cl100k_base), a reference
 //                       line per cited chunk and $fixed_tokens for the question and headings;
 //                       the CLI measures the laid-out prompt and asks again if it is still over.
 // Browser: :param object_id => 'patient-a'; :param selection => 'floor'; :param max_per_concept => null;
-//          :param max_tokens => null; :param fixed_tokens => 60
+//          :param max_tokens => null; :param tokens_per_concept => 120; :param fixed_tokens => 60
 
 MATCH (o:Object {id: $object_id})-[oc:CONCERNS]->(c:Concept)
 CALL (o, c) {
@@ -35,7 +37,7 @@ CALL (o, c) {
   RETURN collect({concept_id: c.id, chunk_id: t.id, rank: rank, w: e.w, reason: coalesce(e.reason, 'floor'),
                   text: m.summary, document: d.title, document_id: d.id, section_path: s.path, index: t.index,
                   text_tokens: coalesce(m.tokens, size(m.summary) / 4 + 1),
-                  reference_tokens: 8 + (size(coalesce(d.title, '')) + size(reduce(p = '', x IN coalesce(s.path, []) | p + x + ' > '))) / 4
+                  reference_tokens: 8 + (size(coalesce(d.title, '')) + size(reduce(p = '', x IN coalesce(s.path, [])[CASE WHEN s.path[0] = d.title THEN 1 ELSE 0 END..] | p + x + ' > '))) / 4
                                     + size(t.id) / 2}) AS items
 }
 WITH o, collect({concept: c, summary: oc.summary, items: items, name_tokens: size(c.name) / 4 + 2,
@@ -46,8 +48,9 @@ WITH o, collect({concept: c, summary: oc.summary, items: items, name_tokens: siz
 // only once per chunk (a repeat is printed as "(quoted above)"); a chunk's reference line is
 // freed when no kept extract cites it. Per chunk (and per chunk and text), the extract dropped
 // last carries those shared costs.
-CALL (rows) {
-  UNWIND CASE WHEN $max_tokens IS NULL THEN [] ELSE rows END AS row  // no budget: nothing to order
+WITH o, rows, coalesce($max_tokens, coalesce($fixed_tokens, 0) + $tokens_per_concept * size(rows)) AS budget
+CALL (rows, budget) {
+  UNWIND CASE WHEN budget IS NULL THEN [] ELSE rows END AS row  // no budget: nothing to order
   UNWIND row.items AS x
   WITH x ORDER BY CASE WHEN x.rank = 0 THEN 1 ELSE 0 END, x.w, x.chunk_id DESC, x.concept_id DESC
   RETURN collect(x) AS drop_order
@@ -67,21 +70,21 @@ CALL (rows) {
   WITH DISTINCT row.summary AS summary, row.summary_tokens AS tokens
   RETURN sum(tokens) AS summary_tokens
 }
-WITH o, rows, drop_order,
+WITH o, rows, budget, drop_order,
      [i IN range(0, size(drop_order) - 1) | 5 + CASE WHEN i IN text_carriers THEN drop_order[i].text_tokens ELSE 3 END
         + CASE WHEN i IN reference_carriers THEN drop_order[i].reference_tokens ELSE 0 END] AS savings,
      coalesce($fixed_tokens, 0) + summary_tokens + reduce(n = 0, row IN rows | n + row.name_tokens) AS base
-WITH o, rows, drop_order, savings, base + reduce(n = 0, x IN savings | n + x) AS total
+WITH o, rows, budget, drop_order, savings, base + reduce(n = 0, x IN savings | n + x) AS total
 // The fewest drops that bring the total within the budget ([saved so far, drops needed]).
-WITH o, rows, drop_order,
-     CASE WHEN $max_tokens IS NULL OR total <= $max_tokens THEN 0
+WITH o, rows, budget, drop_order,
+     CASE WHEN budget IS NULL OR total <= budget THEN 0
           ELSE coalesce(reduce(state = [0, null], i IN range(0, size(drop_order) - 1) |
                  CASE WHEN state[1] IS NOT NULL THEN state
-                      ELSE [state[0] + savings[i], CASE WHEN total - state[0] - savings[i] <= $max_tokens THEN i + 1 END]
+                      ELSE [state[0] + savings[i], CASE WHEN total - state[0] - savings[i] <= budget THEN i + 1 END]
                  END)[1], size(drop_order)) END AS dropped
-WITH o, rows, dropped, [x IN drop_order[..dropped] | [x.concept_id, x.chunk_id]] AS dropped_keys
+WITH o, rows, budget, dropped, [x IN drop_order[..dropped] | [x.concept_id, x.chunk_id]] AS dropped_keys
 UNWIND rows AS row
-WITH o, dropped, row.concept AS c, row.summary AS summary,
+WITH o, budget, dropped, row.concept AS c, row.summary AS summary,
      [x IN row.items WHERE dropped_keys = [] OR NOT [x.concept_id, x.chunk_id] IN dropped_keys] AS cited
 CALL (c, cited) {
   // p = P_c(w) = (scores <= w) / n, from the concept's sorted score blocks (distribution.cypher):
@@ -110,6 +113,6 @@ CALL (c, cited) {
 }
 // The question its prompt asks: the plugin's of the concept's ontology, when it has one.
 OPTIONAL MATCH (ontology:Ontology {id: c.ontology})
-RETURN o.id AS object_id, o.kind AS kind, c.id AS concept_id, c.name AS name, summary, evidence, dropped,
+RETURN o.id AS object_id, o.kind AS kind, c.id AS concept_id, c.name AS name, summary, evidence, budget, dropped,
        CASE WHEN ontology.question <> '' THEN ontology.question END AS question
 ORDER BY name;

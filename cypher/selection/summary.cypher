@@ -1,4 +1,4 @@
-// read: how many candidates there are and how many each step selected: over the given objects'
+// read: how many candidates there are and how many each step selected (and the floor adds): over the given objects'
 // candidates, or over all of them when $object_ids is null.
 // Browser: :param object_ids => null
 
@@ -13,4 +13,5 @@ CALL () {
 }
 RETURN count(e) AS candidates, count(DISTINCT e.concept_id) AS concepts,
        count(CASE WHEN e.reason = 'alpha' THEN 1 END) AS alpha,
-       count(CASE WHEN e.reason = 'beta' THEN 1 END) AS beta;
+       count(CASE WHEN e.reason = 'beta' THEN 1 END) AS beta,
+       count(CASE WHEN e.floor AND e.reason IS NULL THEN 1 END) AS floor;

@@ -21,9 +21,9 @@ from tripartite.analysis.prompts import (DEFAULT_CHUNK_PROMPT, DEFAULT_OBJECT_PR
                                          plugin_templates, prompt_version, render)
 from tripartite.infra.graph import Graph
 from tripartite.analysis.extractive import synonym_pattern
-from tripartite.infra.llm.providers import ConceptInfo, ExtractionTask
+from tripartite.analysis.schema import SCHEMA_VERSION, ExtractionTask
+from tripartite.infra.llm.providers import ConceptInfo
 from tripartite.infra.llm.runner import LLMRunner
-from tripartite.infra.llm.schema import SCHEMA_VERSION
 from tripartite.infra.tokens import count_tokens
 
 PREFILTER_SIMILARITY = 0.3
@@ -165,7 +165,7 @@ class Analyzer:
             if task.stage == "chunk" and task.item_id not in skipped_written:
                 analysed += plan.skipped.get(task.item_id, [])
                 skipped_written.add(task.item_id)
-            extracts = [{"concept_id": cid, "summary": text} for cid, text in outcome.extracts.items() if text]
+            extracts = [{"concept_id": cid, "summary": text} for cid, text in outcome.result.items() if text]
             pending[task.stage].append({"item_id": task.item_id, "analysed": analysed, "extracts": extracts,
                                         "prompt_version": version_of(task)})
             if len(pending[task.stage]) >= WRITE_EVERY:

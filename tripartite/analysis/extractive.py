@@ -10,7 +10,8 @@ from typing import Sequence
 
 import numpy as np
 
-from tripartite.infra.llm.providers import ConceptInfo, ExtractionTask, Usage
+from tripartite.analysis.schema import ExtractionTask
+from tripartite.infra.llm.providers import ConceptInfo, Usage
 from tripartite.lexical.sentences import sentences_of
 
 
@@ -37,7 +38,7 @@ class ExtractiveProvider:
     name = "extractive"
     model = "extractive-v1"
 
-    def __init__(self, embedder, similarity: float = 0.5, max_sentences: int = 6):
+    def __init__(self, embedder, similarity: float = 0.5, max_sentences: int = 3):
         self.embedder = embedder
         self.similarity = similarity
         self.max_sentences = max_sentences
@@ -56,7 +57,7 @@ class ExtractiveProvider:
                 self._gloss_vectors[concept.id] = vector
         return np.stack([self._gloss_vectors[c.id] for c in concepts])
 
-    def extract(self, task: ExtractionTask) -> tuple[dict[str, str], Usage]:
+    def answer(self, task: ExtractionTask) -> tuple[dict[str, str], Usage]:
         sentences = [s for paragraph in sentences_of(task.text) for s in paragraph]
         if not sentences or not task.concepts:
             return {c.id: "" for c in task.concepts}, Usage()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 
 from tripartite.infra.llm.providers import ConceptInfo
-from tripartite.infra.llm.schema import SCHEMA_TEXT, SCHEMA_VERSION
+from tripartite.analysis.schema import SCHEMA_TEXT, SCHEMA_VERSION
 from tripartite.ontology.plugins import available_plugins
 
 DEFAULT_CHUNK_PROMPT = """You read one passage of a reference document. For each concept listed below, write what the

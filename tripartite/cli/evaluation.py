@@ -1,19 +1,46 @@
-"""The main job end to end: `eval` on the user's inputs, `demo` on the built-in sample."""
+"""Measuring prompts: `eval` on the user's inputs, `tune` on the loaded objects, `demo` on the
+built-in sample."""
 from __future__ import annotations
 
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 import click
 
-from tripartite.cli.common import App, emit_json, number_list, pass_app, probability, say
+from tripartite.cli.common import App, emit_json, number_list, output, pass_app, probability, say
 from tripartite.cli.server import ensure_server
-from tripartite.evaluation.measure import Measurement, RagSetting
-from tripartite.evaluation.report import per_object_table, summary_table, verdict_lines
-from tripartite.evaluation.run import EvalOptions, evaluate
-from tripartite.infra.config import SelectionSettings
 from tripartite.evaluation.demo import DEMO_OBJECT, run_demo
+from tripartite.evaluation.judge import LexiconJudge
+from tripartite.evaluation.measure import Measurement, RagSetting, Variant
+from tripartite.evaluation.report import per_object_table, summary_table, sweep_table, verdict_lines
+from tripartite.evaluation.run import EvalOptions, evaluate
+from tripartite.evaluation.tune import Budget, TunePoint, best_point, sweep
+from tripartite.infra.config import SelectionSettings
+from tripartite.infra.embeddings import make_embedder
+from tripartite.infra.errors import TripartiteError
+from tripartite.objects.store import list_objects
 from tripartite.pipeline import Inputs
+from tripartite.selection import reclassify
+from tripartite.selection.settings import effective, store_settings
+
+
+def budget_list(name: str):
+    """Comma-separated token budgets, where 'none' means no budget."""
+    def parse(ctx, param, value: str):
+        values = []
+        for v in (x.strip() for x in value.split(",") if x.strip()):
+            if v.lower() == "none":
+                values.append(None)
+                continue
+            try:
+                values.append(int(v))
+            except ValueError:
+                raise click.BadParameter(f"{v!r}: give token counts or 'none', e.g. none,800,1500", param_hint=name) from None
+            if values[-1] < 1:
+                raise click.BadParameter(f"{v} is out of range; use at least 1", param_hint=name)
+        return tuple(values)
+    return parse
 
 
 @click.command("eval")
@@ -25,18 +52,25 @@ from tripartite.pipeline import Inputs
               help=f"Alpha of the selection (default {SelectionSettings.alpha}, or [selection] alpha).")
 @click.option("--beta", type=float, default=None, callback=probability("--beta"),
               help=f"Beta of the selection (default {SelectionSettings.beta}, or [selection] beta).")
-@click.option("--top-k", default="1,3,5,10,20", show_default=True, callback=number_list(int, "--top-k", low=1),
+@click.option("--max-tokens", "budgets", default="", callback=budget_list("--max-tokens"),
+              help="Also measure Tripartite prompts within these token budgets, e.g. 800,1200.")
+@click.option("--max-per-concept", "per_concept", default="1", show_default=True,
+              callback=number_list(int, "--max-per-concept", allow_none=True, low=1),
+              help="Also measure Tripartite prompts keeping each concept's N best extracts ('none' for no such rows).")
+@click.option("--top-k", default="1,3,5,10,20,40", show_default=True, callback=number_list(int, "--top-k", low=1),
               help="RAG settings: the k best chunks.")
 @click.option("--min-score", default="0.68,0.66,0.64,0.62", show_default=True,
-              callback=number_list(float, "--min-score", low=0, high=1),
-              help="RAG settings: every chunk with score (1 + cos) / 2 at least this.")
-@click.option("--max-per-concept", "budgets", default="1,2", show_default=True,
-              callback=number_list(int, "--max-per-concept", allow_none=True, low=1),
-              help="Also measure Tripartite prompts with a budget of N best extracts per concept ('none' for no such rows).")
-@click.option("--sweep-alpha", default="0.5,0.7,0.8,0.9,0.95,0.98", show_default=True,
-              callback=number_list(float, "--sweep-alpha", low=0, high=1))
-@click.option("--sweep-beta", default="0,0.3,0.5,0.7,0.9", show_default=True,
+              callback=number_list(float, "--min-score", low=0, high=1, allow_none=True),
+              help="RAG settings: every chunk with score (1 + cos) / 2 at least this ('none' for no such rows).")
+@click.option("--sweep-alpha", default="0.8,0.9,0.95", show_default=True,
+              callback=number_list(float, "--sweep-alpha", low=0, high=1, allow_none=True),
+              help="Alphas of the sweep ('none': no sweep).")
+@click.option("--sweep-beta", default="0.3,0.5", show_default=True,
               callback=number_list(float, "--sweep-beta", low=0, high=1))
+@click.option("--sweep-max-tokens", default="none,800,1200", show_default=True,
+              callback=budget_list("--sweep-max-tokens"), help="Absolute budgets of the sweep ('none': no budget).")
+@click.option("--sweep-tokens-per-concept", default="90,110,130", show_default=True,
+              callback=budget_list("--sweep-tokens-per-concept"), help="Per-concept budgets of the sweep.")
 @click.option("--question", default=None, help="The question in every prompt (default: the plugin's).")
 @click.option("--out", default="eval-results", show_default=True, type=click.Path(file_okay=False),
               help="Folder for eval.md, eval.json and eval.png.")
@@ -46,33 +80,101 @@ from tripartite.pipeline import Inputs
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @pass_app
 def eval_command(app: App, documents: tuple[str, ...], ontology: str, objects: str, kind: str | None,
-                 alpha: float | None, beta: float | None, top_k: tuple[int, ...], min_score: tuple[float, ...],
-                 budgets: tuple[int, ...], sweep_alpha: tuple[float, ...], sweep_beta: tuple[float, ...],
-                 question: str | None, out: str, offline: bool, reset: bool, concurrency: int, as_json: bool) -> None:
+                 alpha: float | None, beta: float | None, budgets: tuple, per_concept: tuple[int, ...],
+                 top_k: tuple[int, ...], min_score: tuple[float, ...], sweep_alpha: tuple[float, ...],
+                 sweep_beta: tuple[float, ...], sweep_max_tokens: tuple, sweep_tokens_per_concept: tuple,
+                 question: str | None, out: str, offline: bool,
+                 reset: bool, concurrency: int, as_json: bool) -> None:
     """Compare Tripartite prompts with vector RAG on DOCUMENTS..., ONTOLOGY and OBJECTS:
     per object, prompt tokens and how many of its concepts each prompt covers."""
     app.quiet = as_json
     defaults = app.settings.selection
+    variants = ((Variant(), Variant(tokens_per_concept=None), Variant("paper", tokens_per_concept=None))
+                + tuple(Variant(max_tokens=b) for b in budgets if b is not None)
+                + tuple(Variant(max_per_concept=n, tokens_per_concept=None) for n in per_concept))
     rag = tuple(RagSetting(top_k=k) for k in top_k) + tuple(RagSetting(min_score=s) for s in min_score)
     options = EvalOptions(defaults.alpha if alpha is None else alpha, defaults.beta if beta is None else beta,
-                          rag, sweep_alpha, sweep_beta, question or defaults.question or None, Path(out),
-                          offline=offline, reset=reset, concurrency=concurrency, budgets=budgets)
+                          variants, rag, sweep_alpha, sweep_beta, budgets_of(sweep_max_tokens, sweep_tokens_per_concept),
+                          question or defaults.question or None, Path(out), offline=offline, reset=reset,
+                          concurrency=concurrency)
     ensure_server(app)
     result = evaluate(app.settings, app.graph, Inputs(documents, ontology, (objects,), kind), options, say)
+    failed = result.analysis_errors
     if as_json:
         emit_json({"files": {k: str(v) for k, v in result.files.items()},
                    "summary": [vars(s) for s in result.summaries],
                    "targets": {v.method: v.met for v in result.verdicts},
-                   "analysis_errors": result.analysis_errors})
-    else:
+                   "partial": bool(failed), "analysis_errors": failed})
+    elif not failed:
         click.echo("")
         for line in summary_table(result.summaries) + [""] + verdict_lines(result.verdicts):
             click.echo(line)
         click.echo("\nwritten: " + ", ".join(str(p) for p in result.files.values()))
-    if result.analysis_errors:
-        click.echo(f"error: {len(result.analysis_errors)} analysis tasks failed (first: {result.analysis_errors[0]}); "
-                   "they stay pending, run eval again", err=True)
+    if failed:
+        click.echo(f"error: {len(failed)} pre-analysis tasks failed (first: {failed[0]}), so no figure is reported; "
+                   f"the partial results are in {result.files['markdown']}; run eval again to retry them", err=True)
         sys.exit(1)
+
+
+def budgets_of(absolute: tuple, per_concept: tuple) -> tuple[Budget, ...]:
+    """The budgets of a sweep: each absolute one (None: no budget) and each per-concept one."""
+    return (tuple(Budget(max_tokens=b) for b in absolute)
+            + tuple(Budget(tokens_per_concept=n) for n in per_concept if n is not None)) or (Budget(),)
+
+
+def _tune_lines(result: dict) -> list[str]:
+    points = [TunePoint(**p) for p in result["points"]]
+    best = TunePoint(**result["best"]) if result["best"] else None
+    lines = sweep_table(sorted(points, key=lambda p: -p.median_density), best)
+    if best is None:
+        lines.append(f"\nno setting keeps coverage at {result['coverage_floor']:.0%} or more; lower --coverage")
+    else:
+        budget = {"none": "no budget"}.get(best.budget.label, f"a budget of {best.budget.label} tokens")
+        lines.append(f"\nbest at coverage >= {result['coverage_floor']:.0%}: {best.selection} selection, alpha "
+                     f"{best.alpha:g}, beta {best.beta:g}, {budget} (median {best.median_tokens:,.0f} tokens, "
+                     f"density {best.median_density:.2f})" + ("; stored: select and prompt use it from now on"
+                                                               if result["stored"] else "; store it with --store"))
+    return lines
+
+
+@click.command("tune")
+@click.option("--alpha", "alphas", default="0.8,0.9,0.95", show_default=True,
+              callback=number_list(float, "--alpha", low=0, high=1))
+@click.option("--beta", "betas", default="0.3,0.5", show_default=True, callback=number_list(float, "--beta", low=0, high=1))
+@click.option("--max-tokens", "absolute", default="none,600,800,1000,1500", show_default=True,
+              callback=budget_list("--max-tokens"), help="Absolute budgets to try ('none': no budget).")
+@click.option("--tokens-per-concept", "per_concept", default="90,100,110,120,130,150", show_default=True,
+              callback=budget_list("--tokens-per-concept"), help="Per-concept budgets to try.")
+@click.option("--selection", "mode", type=click.Choice(["floor", "paper"]), default="floor", show_default=True)
+@click.option("--coverage", "coverage_floor", type=float, default=0.9, show_default=True, callback=probability("--coverage"),
+              help="The coverage to keep: of what RAG top-40 reaches (lexicon judge), median over the objects.")
+@click.option("--question", default=None, help="The question in every prompt (default: the plugin's).")
+@click.option("--store", is_flag=True, help="Keep the best setting in the graph; select and prompt use it from then on.")
+@output(_tune_lines)
+@pass_app
+def tune_command(app: App, alphas: tuple, betas: tuple, absolute: tuple, per_concept: tuple, mode: str,
+                 coverage_floor: float, question: str | None, store: bool) -> dict:
+    """Sweep alpha, beta and the token budget on the loaded objects; report (and with --store
+    keep) the setting of best density at a coverage floor. Needs a selected graph."""
+    graph, settings = app.graph, app.settings
+    objects = [row["id"] for row in list_objects(graph)]
+    if not objects:
+        raise TripartiteError("no objects to tune on; add and analyse some, then `tripartite select`")
+    chosen = effective(graph, settings.selection)
+    points = sweep(graph, make_embedder(settings), objects, list(alphas), list(betas),
+                   list(budgets_of(absolute, per_concept)),
+                   LexiconJudge.of_graph(graph), restore=(chosen.alpha, chosen.beta), selection=mode,
+                   question=question or chosen.question or None, on_point=lambda a, b: say(f"alpha {a:g}, beta {b:g}"))
+    best = best_point(points, coverage_floor)
+    if store and best is not None:
+        store_settings(graph, SelectionSettings(mode=best.selection, alpha=best.alpha, beta=best.beta,
+                                                max_tokens=best.max_tokens, tokens_per_concept=best.tokens_per_concept),
+                       {"coverage_floor": coverage_floor, "median_coverage": best.coverage_measure,
+                        "median_density": best.median_density, "median_tokens": best.median_tokens,
+                        "objects": len(objects)})
+        reclassify(graph, best.alpha, best.beta)  # the stored classification follows the stored alpha and beta
+    return {"coverage_floor": coverage_floor, "objects": len(objects), "points": [asdict(p) for p in points],
+            "best": asdict(best) if best else None, "stored": bool(store and best)}
 
 
 @click.command("demo")
@@ -92,8 +194,9 @@ def demo_command(app: App, as_json: bool) -> None:
     click.echo("==== Tripartite prompts against vector RAG on the sample objects ====\n")
     for line in per_object_table([Measurement(**row) for row in result["table"]]):
         click.echo(line)
-    click.echo("\nA concept of the object is covered when a chunk the prompt cites carries an extract of it.")
+    click.echo("\nCovered: the concept's name or a synonym appears in the text the prompt cites; the object's concepts "
+               "are those named in its own text.")
     click.echo(f"Explore the graph: http://127.0.0.1:{app.settings.server.http_port}/browser/ (see the README)")
 
 
-COMMANDS = [eval_command, demo_command]
+COMMANDS = [eval_command, tune_command, demo_command]

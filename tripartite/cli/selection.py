@@ -9,7 +9,7 @@ from tripartite.infra.errors import TripartiteError
 from tripartite.infra.llm import open_runner
 from tripartite.infra.llm.providers import ProviderError, RetryableError
 from tripartite.selection import select, tripartite_prompt
-from tripartite.selection.prompt import SELECTIONS
+from tripartite.selection.prompt import SELECTIONS, reference_trail
 from tripartite.selection.settings import effective
 
 
@@ -17,7 +17,7 @@ def _select_lines(report: dict) -> list[str]:
     scope = f" of {', '.join(report['objects'])}" if report["objects"] else ""
     return [f"{report['candidates']} candidates{scope} over {report['concepts']} concepts: {report['selected_alpha']} "
             f"selected by alpha > {report['alpha']}, {report['selected_beta']} more by the beta > {report['beta']} "
-            "blanket"]
+            f"blanket; the floor (each concept's best) adds {report['floor']} for the default selection"]
 
 
 @click.command("select")
@@ -52,6 +52,9 @@ def prompt_options(command):
         click.option("--max-tokens", type=click.IntRange(min=1), default=None,
                      help="A budget for the whole prompt: the weakest extracts go first, and no concept loses its "
                           "last one while another still has two."),
+        click.option("--tokens-per-concept", type=click.IntRange(min=0), default=None,
+                     help=f"Without --max-tokens, the budget is this many tokens per concept of the object (default "
+                          f"{SelectionSettings.tokens_per_concept}; 0: no budget)."),
         click.option("--max-per-concept", type=click.IntRange(min=1), default=None,
                      help="Each concept keeps only its N best extracts by w."),
         question_option,
@@ -64,7 +67,7 @@ def build(app: App, object_id: str, **flags) -> dict:
     """The object's Tripartite prompt under the flags given and the settings that apply."""
     chosen = effective(app.graph, app.settings.selection, **flags)
     return tripartite_prompt(app.graph, object_id, chosen.question or None, chosen.max_per_concept,
-                             chosen.max_tokens, chosen.mode)
+                             chosen.max_tokens, chosen.mode, chosen.tokens_per_concept or None)
 
 
 def _prompt_text(result: dict) -> list[str]:
@@ -97,7 +100,7 @@ def ask_command(app: App, object_id: str, **flags) -> None:
 
     chosen = effective(app.graph, settings.selection, **flags)
     retriever = TripartiteRetriever(app.graph.driver, app.graph.database, chosen.question or None, chosen.max_tokens,
-                                    chosen.mode, chosen.max_per_concept)
+                                    chosen.mode, chosen.max_per_concept, chosen.tokens_per_concept or None)
     with open_runner(settings) as runner:
         runner.provider.check_reachable()
         try:
@@ -108,7 +111,7 @@ def ask_command(app: App, object_id: str, **flags) -> None:
     if built["references"]:
         click.echo("\nReferences:")
         for ref in built["references"]:
-            click.echo(f"[{ref['n']}] {ref['document']} > {' > '.join(ref['section_path'])} (chunk {ref['chunk_id']})")
+            click.echo(f"[{ref['n']}] {reference_trail(ref)} (chunk {ref['chunk_id']})")
 
 
 COMMANDS = [select_command, prompt_command, ask_command]

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Callable
 
-from tripartite.evaluation.measure import RagSetting, measure_objects
+from tripartite.evaluation.judge import LexiconJudge
+from tripartite.evaluation.measure import RagSetting, Variant, measure_objects
 from tripartite.infra.config import Settings
 from tripartite.infra.graph import Graph
 from tripartite.infra.paths import samples_dir
@@ -25,7 +26,7 @@ def run_demo(settings: Settings, graph: Graph, say: Callable[[str], None]) -> di
     say("8/8 prompts and the comparison with vector RAG")
     question = settings.selection.question or None
     prompt = tripartite_prompt(graph, DEMO_OBJECT, question)
-    table = measure_objects(graph, make_chunk_embedder(settings, offline=True), built.objects,
-                            [RagSetting(top_k=3), RagSetting(top_k=5)], question)
+    table = measure_objects(graph, make_chunk_embedder(settings, offline=True), built.objects, [Variant()],
+                            [RagSetting(top_k=3), RagSetting(top_k=5)], question, LexiconJudge.of_graph(graph))
     return {"ingested": built.ingested, "errors": built.analysis_errors, "prompt": prompt,
             "table": [asdict(m) for m in table]}

@@ -1,32 +1,56 @@
-"""Per object: the Tripartite prompt against vector-RAG prompts at several settings.
+"""Per object: Tripartite prompts against vector-RAG prompts at several settings, each scored
+by judges that do not use the pre-analysis (judge.py), and by the older measure that does.
 
-A concept of the object (one it CONCERNS: the pre-analysis found it in the object) is
-covered by a prompt when at least one chunk the prompt cites carries an extract of that
-concept (a MENTIONED_IN edge from the concept to the chunk). The same definition scores
-both methods, in cypher/evaluation/coverage.cypher.
+Measures, per object and method:
+- tokens: the whole prompt, cl100k_base;
+- coverage: of the object's concepts (found by the lexicon judge in the object's text), the
+  share the lexicon judge finds in the text the prompt cites;
+- reach: the same, counted only over the concepts that RAG top-40 covers for that object
+  (what retrieval can reach at all in these documents);
+- density: concepts covered (by the lexicon judge) per 1,000 prompt tokens;
+- analysed coverage, the older measure: of the concepts the pre-analysis found in the object
+  (CONCERNS), those for which a cited chunk carries an extract (cypher/evaluation/coverage.cypher);
+- LLM coverage, when an LLM judge is given.
 """
 from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
 
-from tripartite.infra.config import question_or_default
+from tripartite.evaluation.judge import LexiconJudge, LLMJudge
+from tripartite.infra.config import SelectionSettings, question_or_default
 from tripartite.infra.graph import Graph
 from tripartite.objects.store import object_text
 from tripartite.search.vector import rag_prompt, retrieve
 from tripartite.selection import tripartite_prompt
 
 TRIPARTITE = "Tripartite"
-
-
-def budget_label(budget: int) -> str:
-    """The method name of Tripartite prompts keeping each concept's `budget` best extracts."""
-    return f"Tripartite, best {budget} per concept"
+SAME_BUDGET = "RAG same budget"  # per object, as many top chunks as fit in the Tripartite prompt's tokens
+REACH_K = 40                     # reach: what RAG top-40 covers
 
 
 def is_tripartite(method: str) -> bool:
     return method.startswith(TRIPARTITE)
-SAME_BUDGET = "RAG same budget"  # per object, as many top chunks as fit in the Tripartite prompt's tokens
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way to build Tripartite prompts; Variant() is the default one."""
+    selection: str = "floor"
+    max_tokens: int | None = None
+    max_per_concept: int | None = None
+    tokens_per_concept: int | None = SelectionSettings.tokens_per_concept
+
+    @property
+    def label(self) -> str:
+        parts = [] if self.selection == "floor" else ["paper selection"]
+        if self.max_tokens is not None:
+            parts.append(f"budget {self.max_tokens:,} tokens")
+        elif self.tokens_per_concept != SelectionSettings.tokens_per_concept:
+            parts.append("no budget" if self.tokens_per_concept is None else f"{self.tokens_per_concept} tokens per concept")
+        if self.max_per_concept is not None:
+            parts.append(f"best {self.max_per_concept} per concept")
+        return TRIPARTITE + (", " + ", ".join(parts) if parts else "")
 
 
 @dataclass(frozen=True)
@@ -48,56 +72,105 @@ class RagSetting:
 @dataclass(frozen=True)
 class Measurement:
     object_id: str
-    method: str        # "Tripartite" or a RagSetting label
-    tokens: int        # the whole prompt, cl100k_base
-    concepts: int      # the object's concepts
-    covered: int       # of them, covered by the prompt's chunks
-    chunks: int        # chunks the prompt cites
+    method: str
+    tokens: int          # the whole prompt, cl100k_base
+    chunks: int          # chunks the prompt cites
+    concepts: int        # the object's concepts, by the lexicon judge
+    judged: int          # of them, covered by the lexicon judge
+    reachable: int       # of them, covered by RAG top-40
+    reached: int         # of those, covered by this prompt
+    analysed: int        # concepts the pre-analysis found in the object
+    covered: int         # of those, covered by the older, pre-analysis measure
+    llm_judged: int | None = None  # of the object's concepts, informed according to the LLM judge
+
+    @property
+    def coverage(self) -> float:
+        return self.judged / self.concepts if self.concepts else 0.0
+
+    @property
+    def reach(self) -> float | None:
+        return self.reached / self.reachable if self.reachable else None
 
     @property
     def density(self) -> float:
-        """Covered concepts per 1,000 prompt tokens."""
-        return 1000.0 * self.covered / self.tokens if self.tokens else 0.0
+        """Concepts covered (lexicon judge) per 1,000 prompt tokens."""
+        return 1000.0 * self.judged / self.tokens if self.tokens else 0.0
+
+    @property
+    def analysed_coverage(self) -> float:
+        return self.covered / self.analysed if self.analysed else 0.0
+
+    @property
+    def llm_coverage(self) -> float | None:
+        return None if self.llm_judged is None else (self.llm_judged / self.concepts if self.concepts else 0.0)
 
 
 def coverage(graph: Graph, object_id: str, chunk_ids: list[str]) -> tuple[int, int]:
-    """(covered, total) for the object's concepts and a set of chunks (see the module doc)."""
+    """(covered, total) by the older measure: of the concepts the pre-analysis found in the
+    object, those for which one of the chunks carries an extract."""
     row = graph.run("evaluation/coverage", object_id=object_id, chunk_ids=chunk_ids)[0]
     return row["covered"], row["total"]
 
 
-def tripartite_measurement(graph: Graph, object_id: str, question: str | None,
-                           budget: int | None = None) -> Measurement:
-    built = tripartite_prompt(graph, object_id, question, max_per_concept=budget)
-    cited = sorted({e["chunk_id"] for c in built["concepts"] for e in c["evidence"]})
-    covered, total = coverage(graph, object_id, cited)
-    method = TRIPARTITE if budget is None else budget_label(budget)
-    return Measurement(object_id, method, built["tokens"], total, covered, len(cited))
+class Scorer:
+    """Scores prompts of one object with every judge."""
+
+    def __init__(self, graph: Graph, object_id: str, text: str, judge: LexiconJudge, llm_judge: LLMJudge | None,
+                 reach_text: str, analysed: bool = True):
+        self.graph, self.object_id, self.judge, self.llm_judge = graph, object_id, judge, llm_judge
+        self.analysed = analysed  # also score with the older, pre-analysis measure (one query a prompt)
+        self.concepts = judge.concepts_in(text)
+        self.reachable = judge.concepts_in(reach_text, among=self.concepts)
+
+    def measure(self, method: str, tokens: int, chunk_ids: list[str], cited: str) -> Measurement:
+        judged = self.judge.concepts_in(cited, among=self.concepts)
+        covered, analysed = coverage(self.graph, self.object_id, sorted(set(chunk_ids))) if self.analysed else (0, 0)
+        llm = (len(self.llm_judge.informed(f"{self.object_id}/{method}", self.concepts, cited))
+               if self.llm_judge else None)
+        return Measurement(self.object_id, method, tokens, len(set(chunk_ids)), len(self.concepts), len(judged),
+                           len(self.reachable), len(judged & self.reachable), analysed, covered, llm)
 
 
-def measure_objects(graph: Graph, embedder, object_ids: list[str], settings: list[RagSetting],
-                    question: str | None, budgets: list[int] = (),
-                    on_object=lambda object_id: None) -> list[Measurement]:
-    """The Tripartite prompt (and its budgeted variants) and every RAG setting, for each
-    object. RAG ranks all chunks once per object (neo4j-graphrag's VectorRetriever, the
-    object's text as the query) and each setting takes its share of that ranking."""
+def scorer_for(graph: Graph, embedder, object_id: str, judge: LexiconJudge, llm_judge: LLMJudge | None = None,
+               analysed: bool = True) -> tuple[Scorer, dict, list[dict]]:
+    """The object's scorer, its text and question, and every chunk ranked for RAG."""
+    found = object_text(graph, object_id)
+    ranked = retrieve(graph, embedder, found["text"], None, None)
+    reach_text = "\n".join(c["text"] for c in ranked[:REACH_K])
+    return Scorer(graph, object_id, found["text"], judge, llm_judge, reach_text, analysed), found, ranked
+
+
+def measure_tripartite(graph: Graph, scorer: Scorer, variant: Variant, question: str | None) -> Measurement:
+    built = tripartite_prompt(graph, scorer.object_id, question, variant.max_per_concept, variant.max_tokens,
+                              variant.selection, variant.tokens_per_concept)
+    evidence = [e for c in built["concepts"] for e in c["evidence"]]
+    return scorer.measure(variant.label, built["tokens"], [e["chunk_id"] for e in evidence],
+                          "\n".join(e["text"] for e in evidence))
+
+
+def measure_objects(graph: Graph, embedder, object_ids: list[str], variants: list[Variant],
+                    settings: list[RagSetting], question: str | None, judge: LexiconJudge,
+                    llm_judge: LLMJudge | None = None, on_object=lambda object_id: None) -> list[Measurement]:
+    """Every Tripartite variant and every RAG setting, for each object. RAG ranks all chunks
+    once per object (neo4j-graphrag's VectorRetriever, the object's text as the query) and each
+    setting takes its share of that ranking; "RAG same budget" takes as many top chunks as fit
+    in the first variant's prompt."""
     results: list[Measurement] = []
     for object_id in object_ids:
         on_object(object_id)
-        ours = tripartite_measurement(graph, object_id, question)
-        results.append(ours)
-        results += [tripartite_measurement(graph, object_id, question, budget) for budget in budgets]
-        found = object_text(graph, object_id)
-        text, asked = found["text"], question_or_default(question, found["question"])
-        ranked = retrieve(graph, embedder, text, None, None)
+        scorer, found, ranked = scorer_for(graph, embedder, object_id, judge, llm_judge)
+        ours = [measure_tripartite(graph, scorer, variant, question) for variant in variants]
+        results += ours
+        asked = question_or_default(question, found["question"])
 
         def rag(label: str, chunks: list[dict]) -> Measurement:
-            prompt = rag_prompt(object_id, text, chunks, asked)
-            covered, total = coverage(graph, object_id, [c["chunk_id"] for c in chunks])
-            return Measurement(object_id, label, prompt["tokens"], total, covered, len(chunks))
+            prompt = rag_prompt(object_id, found["text"], chunks, asked)
+            return scorer.measure(label, prompt["tokens"], [c["chunk_id"] for c in chunks],
+                                  "\n".join(c["text"] for c in chunks))
 
         results += [rag(setting.label, setting.pick(ranked)) for setting in settings]
-        results.append(rag(SAME_BUDGET, ranked[:_fitting(object_id, text, ranked, asked, ours.tokens)]))
+        if ours:
+            results.append(rag(SAME_BUDGET, ranked[:_fitting(object_id, found["text"], ranked, asked, ours[0].tokens)]))
     return results
 
 
@@ -114,10 +187,13 @@ class Summary:
     method: str
     objects: int
     median_tokens: float
-    median_covered: float
+    median_coverage: float            # lexicon judge, of the object's concepts
+    median_reach: float | None        # lexicon judge, of what RAG top-40 reaches
+    median_density: float             # lexicon judge, per 1,000 tokens
     median_concepts: float
-    median_coverage: float   # covered / concepts, per object
-    median_density: float    # covered per 1,000 tokens, per object
+    median_judged: float
+    median_analysed_coverage: float   # the older, pre-analysis measure
+    median_llm_coverage: float | None
 
 
 def summarize(measurements: list[Measurement]) -> list[Summary]:
@@ -126,39 +202,52 @@ def summarize(measurements: list[Measurement]) -> list[Summary]:
     for m in measurements:
         by_method.setdefault(m.method, []).append(m)
     return [Summary(method, len(rows), statistics.median(r.tokens for r in rows),
-                    statistics.median(r.covered for r in rows), statistics.median(r.concepts for r in rows),
-                    statistics.median(r.covered / r.concepts if r.concepts else 0.0 for r in rows),
-                    statistics.median(r.density for r in rows))
+                    statistics.median(r.coverage for r in rows), _median([r.reach for r in rows]),
+                    statistics.median(r.density for r in rows), statistics.median(r.concepts for r in rows),
+                    statistics.median(r.judged for r in rows), statistics.median(r.analysed_coverage for r in rows),
+                    _median([r.llm_coverage for r in rows]))
             for method, rows in by_method.items()]
+
+
+def _median(values: list[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return statistics.median(present) if present else None
 
 
 @dataclass(frozen=True)
 class Verdict:
     method: str                   # the Tripartite variant judged
-    tripartite_median_tokens: float
+    median_tokens: float
+    median_reach: float | None
     best_rag_method: str
-    density_ratio: float          # Tripartite's median density over the best RAG setting's
-    token_target: float = 5000
-    ratio_target: float = 1.5
+    density_ratio: float          # the variant's median density over the best RAG setting's
+    token_target: float = 1500
+    ratio_target: float = 2.0
+    reach_target: float = 0.9
 
     @property
     def tokens_ok(self) -> bool:
-        return self.tripartite_median_tokens <= self.token_target
+        return self.median_tokens <= self.token_target
 
     @property
     def ratio_ok(self) -> bool:
         return self.density_ratio >= self.ratio_target
 
     @property
+    def reach_ok(self) -> bool:
+        return self.median_reach is not None and self.median_reach >= self.reach_target
+
+    @property
     def met(self) -> bool:
-        return self.tokens_ok and self.ratio_ok
+        return self.tokens_ok and self.ratio_ok and self.reach_ok
 
 
 def verdicts_of(summaries: list[Summary]) -> list[Verdict]:
-    """The targets, judged for each Tripartite variant against the best RAG setting."""
+    """The targets, judged for each Tripartite variant against the RAG setting of best density."""
     rag = [s for s in summaries if not is_tripartite(s.method)]
     best = max(rag, key=lambda s: s.median_density)
-    return [Verdict(ours.method, ours.median_tokens, best.method, _ratio(ours.median_density, best.median_density))
+    return [Verdict(ours.method, ours.median_tokens, ours.median_reach, best.method,
+                    _ratio(ours.median_density, best.median_density))
             for ours in summaries if is_tripartite(ours.method)]
 
 

@@ -1,43 +1,53 @@
-"""The comparison as a figure: concepts covered against prompt tokens, one point per object
-and method, as in the paper's comparison of Tripartite prompts with RAG."""
+"""The comparison as a figure: per method, median coverage against median prompt tokens (one
+labelled point per method, tokens on a log scale), with every object's own point faint behind."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from tripartite.evaluation.measure import TRIPARTITE, Measurement, is_tripartite
+from tripartite.evaluation.measure import Measurement, Summary, is_tripartite
 
 
-def write_plot(path: Path, measurements: list[Measurement], title: str) -> None:
+def write_plot(path: Path, measurements: list[Measurement], summaries: list[Summary], title: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")  # files only: no display on a server or in CI
     import matplotlib.pyplot as plt
     import matplotlib.ticker
 
-    methods = list(dict.fromkeys(m.method for m in measurements))
-    rag = [m for m in methods if not is_tripartite(m)]
-    # Distinct colours per RAG setting (orange is Tripartite's); squares for the min-score ones.
-    palette = [c for i, c in enumerate(plt.get_cmap("tab20").colors) if i not in (2, 3)]
-    fig, ax = plt.subplots(figsize=(11, 5.5), dpi=120)
-    for n, method in enumerate(rag):
-        rows = [m for m in measurements if m.method == method]
-        ax.scatter([m.tokens for m in rows], [m.covered for m in rows], s=16, alpha=0.75, label=method,
-                   color=palette[n % len(palette)], marker="s" if "score" in method else "o")
-    budgets = [m for m in methods if is_tripartite(m) and m != TRIPARTITE]
-    for n, method in enumerate(budgets):  # the budgeted variants: lighter, triangles
-        rows = [m for m in measurements if m.method == method]
-        ax.scatter([m.tokens for m in rows], [m.covered for m in rows], s=34, label=method, marker="^",
-                   color=("#F6C85F", "#D55E00", "#CC79A7")[n % 3], edgecolors="#7A5200", zorder=3)
-    ours = [m for m in measurements if m.method == TRIPARTITE]
-    ax.scatter([m.tokens for m in ours], [m.covered for m in ours], s=42, label=TRIPARTITE, color="#E69F00",
-               edgecolors="#7A5200", marker="D", zorder=4)
+    fig, ax = plt.subplots(figsize=(10, 6), dpi=120)
+    rag = [s for s in summaries if not is_tripartite(s.method)]
+    ours = [s for s in summaries if is_tripartite(s.method)]
+    rag_colour, our_colour = "#4C72B0", "#D55E00"
+    for s in summaries:  # the objects, faint: the spread behind each median
+        rows = [m for m in measurements if m.method == s.method]
+        colour = our_colour if is_tripartite(s.method) else rag_colour
+        ax.scatter([m.tokens for m in rows], [100 * m.coverage for m in rows], s=9, alpha=0.12, color=colour,
+                   edgecolors="none", zorder=1)
+    top_k = [s for s in rag if s.method.startswith("RAG top-")]
+    if len(top_k) > 1:  # the RAG top-k settings as one curve: what more chunks buy
+        ax.plot([s.median_tokens for s in top_k], [100 * s.median_coverage for s in top_k], color=rag_colour,
+                alpha=0.6, linewidth=1.2, zorder=2)
+    for s in rag:
+        ax.scatter([s.median_tokens], [100 * s.median_coverage], s=46, color=rag_colour,
+                   marker="s" if "score" in s.method or "budget" in s.method else "o", zorder=3)
+        below = s.method.startswith("RAG top-")  # the curve's labels below it, the others above
+        ax.annotate(s.method.replace("RAG ", ""), (s.median_tokens, 100 * s.median_coverage), fontsize=7,
+                    xytext=(5, -9 if below else 5), textcoords="offset points", color=rag_colour)
+    markers, shades = "D^vP*Xph", ("#D55E00", "#E69F00", "#A63D00", "#F0A060", "#7A2E00", "#CC79A7")
+    for n, s in enumerate(ours):  # each variant its own marker, named in the legend
+        ax.scatter([s.median_tokens], [100 * s.median_coverage], s=110 if n == 0 else 80,
+                   color=shades[n % len(shades)], marker=markers[n % len(markers)], edgecolors="#3A1500",
+                   linewidths=0.8, zorder=4 + (n == 0), label=f"{s.method} (median)")
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f"{x:,.0f}"))
-    ax.set_xlabel("prompt tokens (cl100k_base, log scale)")
-    ax.set_ylabel("object's concepts covered by the prompt")
-    ax.set_title(title)
+    ax.set_xlabel("prompt tokens (cl100k_base, log scale); large markers: medians over the objects")
+    ax.set_ylabel("coverage of the object's concepts, lexicon judge (%)")
+    ax.set_ylim(-3, 106)
+    ax.set_title(title, fontsize=10)
     ax.grid(True, which="both", alpha=0.25)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    ax.scatter([], [], color=rag_colour, marker="o", label="vector RAG (median; squares: score thresholds, same budget)")
+    ax.scatter([], [], color="grey", alpha=0.3, s=9, label="one object (faint: orange Tripartite, blue RAG)")
+    ax.legend(fontsize=7.5, loc="lower right", framealpha=0.9)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

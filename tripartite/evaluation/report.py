@@ -6,31 +6,44 @@ import math
 from dataclasses import asdict
 from pathlib import Path
 
-from tripartite.evaluation.measure import Measurement, Summary, Verdict
-from tripartite.evaluation.sweep import SweepPoint
+from tripartite.evaluation.measure import REACH_K, Measurement, Summary, Verdict
+from tripartite.evaluation.tune import TunePoint
 
-COVERED = ("A concept of the object (one it CONCERNS: the pre-analysis found it in the object) is covered "
-           "by a prompt when at least one chunk the prompt cites carries an extract of that concept "
-           "(a MENTIONED_IN edge). Density is covered concepts per 1,000 prompt tokens (cl100k_base).")
+DEFINITIONS = (
+    "Coverage is judged without the pre-analysis. The lexicon judge takes as the object's concepts the ontology "
+    "concepts whose name or a synonym appears as whole words in the object's text, and counts one as covered "
+    "when its name or a synonym appears in the text the prompt cites (a Tripartite prompt's quoted extracts, a "
+    f"RAG prompt's retrieved chunks). Reach counts only the concepts RAG top-{REACH_K} covers for the object. "
+    "Density is concepts covered per 1,000 prompt tokens (cl100k_base). The pre-analysis column is the older "
+    "measure: of the concepts the pre-analysis found in the object, those for which a cited chunk carries an "
+    "extract. Figures are medians over the objects.")
+
+
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.0f}%"
 
 
 def summary_table(summaries: list[Summary]) -> list[str]:
-    lines = ["| method | median tokens | median concepts covered | median coverage | median density (covered / 1k tokens) |",
-             "|---|---:|---:|---:|---:|"]
+    llm = any(s.median_llm_coverage is not None for s in summaries)
+    head = ("| method | median tokens | coverage (lexicon judge) | of RAG top-40's reach | density (covered / 1k tokens) "
+            "| coverage (pre-analysis) |" + (" coverage (LLM judge) |" if llm else ""))
+    lines = [head, "|---|---:|---:|---:|---:|---:|" + ("---:|" if llm else "")]
     for s in summaries:
-        lines.append(f"| {s.method} | {s.median_tokens:,.0f} | {s.median_covered:g} of {s.median_concepts:g} | "
-                     f"{100 * s.median_coverage:.0f}% | {s.median_density:.2f} |")
+        lines.append(f"| {s.method} | {s.median_tokens:,.0f} | {_percent(s.median_coverage)} | "
+                     f"{_percent(s.median_reach)} | {s.median_density:.2f} | {_percent(s.median_analysed_coverage)} |"
+                     + (f" {_percent(s.median_llm_coverage)} |" if llm else ""))
     return lines
 
 
 def verdict_lines(verdicts: list[Verdict]) -> list[str]:
-    lines = []
-    for v in verdicts:
-        lines.append(f"- {v.method}: median prompt {v.tripartite_median_tokens:,.0f} tokens (target <= "
-                     f"{v.token_target:,.0f}: {'met' if v.tokens_ok else 'NOT met'}); density "
-                     f"{v.density_ratio:.2f}x the best RAG setting's, {v.best_rag_method} (target >= "
-                     f"{v.ratio_target:g}x: {'met' if v.ratio_ok else 'NOT met'}).")
-    return lines
+    def mark(ok: bool) -> str:
+        return "met" if ok else "NOT met"
+
+    return [f"- {v.method}: median prompt {v.median_tokens:,.0f} tokens (target <= {v.token_target:,.0f}: "
+            f"{mark(v.tokens_ok)}); {_percent(v.median_reach)} of RAG top-{REACH_K}'s reach (target >= "
+            f"{_percent(v.reach_target)}: {mark(v.reach_ok)}); density {v.density_ratio:.2f}x the best RAG "
+            f"setting's, {v.best_rag_method} (target >= {v.ratio_target:g}x: {mark(v.ratio_ok)})."
+            for v in verdicts]
 
 
 def per_object_table(measurements: list[Measurement]) -> list[str]:
@@ -42,40 +55,48 @@ def per_object_table(measurements: list[Measurement]) -> list[str]:
              "|---|---:|" + "---:|" * len(methods)]
     for object_id, row in by_object.items():
         concepts = next(iter(row.values())).concepts
-        cells = [f"{row[m].tokens:,} / {row[m].covered}" for m in methods]
+        cells = [f"{row[m].tokens:,} / {row[m].judged}" for m in methods]
         lines.append(f"| {object_id} | {concepts} | " + " | ".join(cells) + " |")
     return lines
 
 
-def sweep_table(points: list[SweepPoint]) -> list[str]:
-    lines = ["| alpha | beta | median tokens | median covered | median coverage | median density |",
-             "|---:|---:|---:|---:|---:|---:|"]
+def sweep_table(points: list[TunePoint], best: TunePoint | None = None) -> list[str]:
+    lines = ["| selection | alpha | beta | budget | median tokens | coverage | of reach | density |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for p in points:
-        lines.append(f"| {p.alpha:g} | {p.beta:g} | {p.median_tokens:,.0f} | {p.median_covered:g} | "
-                     f"{100 * p.median_coverage:.0f}% | {p.median_density:.2f} |")
+        mark = " **(best)**" if p == best else ""
+        budget = p.budget.label
+        lines.append(f"| {p.selection}{mark} | {p.alpha:g} | {p.beta:g} | {budget} | {p.median_tokens:,.0f} | "
+                     f"{_percent(p.median_coverage)} | {_percent(p.median_reach)} | {p.median_density:.2f} |")
     return lines
 
 
 def write_markdown(path: Path, context: dict, summaries: list[Summary], verdicts: list[Verdict],
-                   measurements: list[Measurement], points: list[SweepPoint], plot_name: str) -> None:
+                   measurements: list[Measurement], points: list[TunePoint], plot_name: str) -> None:
+    failed = context.get("analysis_failures", 0)
     lines = ["# Tripartite prompts against vector RAG", "",
              f"Documents: {context['documents']} ({context['chunks']} chunks); ontology: {context['ontology']}; "
              f"objects: {context['objects']}; extraction: {context['provider']} ({context['model']}); "
-             f"chunk embeddings: {context['embedder']}; alpha {context['alpha']}, beta {context['beta']}.", "",
-             COVERED, "", *summary_table(summaries), "", *verdict_lines(verdicts), "",
-             f"![concepts covered against prompt tokens]({plot_name})", "",
-             "## Per object", "", *per_object_table(measurements), "",
-             "## Alpha and beta", "", *sweep_table(points), ""]
+             f"chunk embeddings: {context['embedder']}; alpha {context['alpha']}, beta {context['beta']}.", ""]
+    if failed:
+        lines += [f"**Partial results: {failed} pre-analysis tasks failed; every figure below is over an incomplete "
+                  "analysis.**", ""]
+    lines += [DEFINITIONS, "", *summary_table(summaries), "", *verdict_lines(verdicts), "",
+              f"![median coverage against median prompt tokens]({plot_name})", "",
+              "## Per object", "", *per_object_table(measurements), ""]
+    if points:
+        lines += ["## Alpha, beta and the budget", "", *sweep_table(points), ""]
     path.write_text("\n".join(lines), encoding="utf-8")
 
 
 def write_json(path: Path, context: dict, summaries: list[Summary], verdicts: list[Verdict],
-               measurements: list[Measurement], points: list[SweepPoint]) -> None:
-    data = {**context, "covered_definition": COVERED,
+               measurements: list[Measurement], points: list[TunePoint]) -> None:
+    data = {**context, "definitions": DEFINITIONS,
             "summary": [asdict(s) for s in summaries],
-            "targets": [{**asdict(v), "tokens_ok": v.tokens_ok, "ratio_ok": v.ratio_ok, "met": v.met}
-                        for v in verdicts],
-            "objects": [{**asdict(m), "density": m.density} for m in measurements],
+            "targets": [{**asdict(v), "tokens_ok": v.tokens_ok, "ratio_ok": v.ratio_ok, "reach_ok": v.reach_ok,
+                         "met": v.met} for v in verdicts],
+            "objects": [{**asdict(m), "coverage": m.coverage, "reach": m.reach, "density": m.density}
+                        for m in measurements],
             "sweep": [asdict(p) for p in points]}
     path.write_text(json.dumps(_finite(data), indent=2) + "\n", encoding="utf-8")
 

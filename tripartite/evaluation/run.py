@@ -1,16 +1,20 @@
 """The evaluation from inputs to files: build the graph, compare, sweep, write."""
 from __future__ import annotations
 
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from tripartite.evaluation.measure import RagSetting, Summary, Verdict, measure_objects, summarize, verdicts_of
+from tripartite.evaluation.judge import LexiconJudge, LLMJudge
+from tripartite.evaluation.measure import (RagSetting, Summary, Variant, Verdict, measure_objects, summarize,
+                                           verdicts_of)
 from tripartite.evaluation.plot import write_plot
 from tripartite.evaluation.report import write_json, write_markdown
-from tripartite.evaluation.sweep import sweep
+from tripartite.evaluation.tune import Budget, sweep
 from tripartite.infra.config import Settings
 from tripartite.infra.graph import Graph
+from tripartite.infra.llm import open_runner
 from tripartite.pipeline import Inputs, make_chunk_embedder, prepare, reset_graph, run_pipeline
 
 
@@ -18,21 +22,22 @@ from tripartite.pipeline import Inputs, make_chunk_embedder, prepare, reset_grap
 class EvalOptions:
     alpha: float
     beta: float
+    variants: tuple[Variant, ...]          # the Tripartite prompts measured; the first is the main one
     rag_settings: tuple[RagSetting, ...]
     sweep_alphas: tuple[float, ...]
     sweep_betas: tuple[float, ...]
-    question: str | None   # None: each object's plugin question
+    sweep_budgets: tuple[Budget, ...]
+    question: str | None                   # None: each object's plugin question
     out: Path
     offline: bool = False
     reset: bool = False
     concurrency: int = 4
-    budgets: tuple[int, ...] = ()  # also Tripartite with at most N extracts per concept
 
 
 @dataclass(frozen=True)
 class EvalResult:
     summaries: list[Summary]
-    verdicts: list[Verdict]  # one per Tripartite variant: the paper's, then each budget
+    verdicts: list[Verdict]  # one per Tripartite variant
     files: dict[str, Path]
     analysis_errors: list[str]
 
@@ -46,15 +51,26 @@ def evaluate(settings: Settings, graph: Graph, inputs: Inputs, options: EvalOpti
     built = run_pipeline(settings, graph, prepared, say, options.alpha, options.beta, offline=options.offline,
                          concurrency=options.concurrency, exclusive=True)
     embedder = make_chunk_embedder(settings, options.offline)
-    say(f"comparing prompts for {len(built.objects)} objects: Tripartite and "
-        f"{', '.join(s.label for s in options.rag_settings)}")
-    measurements = measure_objects(graph, embedder, built.objects, list(options.rag_settings), options.question,
-                                   budgets=list(options.budgets))
+    judge = LexiconJudge.of_graph(graph, built.ontology)
+    with ExitStack() as stack:
+        llm_judge = None
+        if settings.llm.configured and not options.offline:
+            runner = stack.enter_context(open_runner(settings, concurrency=options.concurrency))
+            llm_judge = LLMJudge(runner, judge.concepts)
+        say(f"comparing prompts for {len(built.objects)} objects: "
+            f"{', '.join(v.label for v in options.variants)}, {', '.join(s.label for s in options.rag_settings)}"
+            + (", judged by the lexicon and the LLM" if llm_judge else ", judged by the lexicon"))
+        measurements = measure_objects(graph, embedder, built.objects, list(options.variants),
+                                       list(options.rag_settings), options.question, judge, llm_judge)
     summaries = summarize(measurements)
     verdicts = verdicts_of(summaries)
-    say(f"alpha/beta sweep over {len(options.sweep_alphas)} x {len(options.sweep_betas)} values")
-    points = sweep(graph, built.objects, list(options.sweep_alphas), list(options.sweep_betas),
-                   options.question, restore=(options.alpha, options.beta))
+    points = []
+    if options.sweep_alphas and options.sweep_betas:
+        say(f"sweep over alpha {list(options.sweep_alphas)}, beta {list(options.sweep_betas)} and budgets "
+            f"{[b.label for b in options.sweep_budgets]}")
+        points = sweep(graph, embedder, built.objects, list(options.sweep_alphas), list(options.sweep_betas),
+                       list(options.sweep_budgets), judge, restore=(options.alpha, options.beta),
+                       question=options.question)
 
     options.out.mkdir(parents=True, exist_ok=True)
     files = {"markdown": options.out / "eval.md", "json": options.out / "eval.json", "plot": options.out / "eval.png"}
@@ -62,11 +78,11 @@ def evaluate(settings: Settings, graph: Graph, inputs: Inputs, options: EvalOpti
     context = {"documents": len(built.documents), "chunks": counts["chunks"], "graph": counts,
                "ontology": built.ontology, "objects": len(built.objects), "provider": built.provider,
                "model": built.model, "embedder": embedder.name, "alpha": options.alpha, "beta": options.beta,
-               "budgets": list(options.budgets),
-               "rag_settings": [s.label for s in options.rag_settings], "seconds": built.seconds,
-               "analysis": {k: v for k, v in built.analysis.items() if k != "stages"}}
+               "variants": [v.label for v in options.variants], "rag_settings": [s.label for s in options.rag_settings],
+               "seconds": built.seconds, "analysis": {k: v for k, v in built.analysis.items() if k != "stages"},
+               "analysis_failures": len(built.analysis_errors)}
     write_markdown(files["markdown"], context, summaries, verdicts, measurements, points, files["plot"].name)
     write_json(files["json"], context, summaries, verdicts, measurements, points)
-    write_plot(files["plot"], measurements, f"{len(built.objects)} objects, {built.ontology}: concepts covered "
-                                            "against prompt tokens")
+    write_plot(files["plot"], measurements, summaries,
+               f"{len(built.objects)} objects, {built.ontology}: median coverage against median prompt tokens")
     return EvalResult(summaries, verdicts, files, built.analysis_errors)

@@ -101,7 +101,8 @@ class SelectionSettings:
     mode: str = "floor"                 # floor: each concept keeps its best extract, plus the paper's; paper: the paper's
     alpha: float = 0.9                  # select a candidate when P_c(w) > alpha
     beta: float = 0.5                   # Markov blanket: a chunk's other candidates when P_c(w) > beta
-    max_tokens: int | None = None       # the prompt's token budget (None: no budget)
+    max_tokens: int | None = None       # the prompt's token budget (None: tokens_per_concept decides)
+    tokens_per_concept: int | None = 110  # without max_tokens: this many tokens per concept of the object
     max_per_concept: int | None = None  # each concept's best N extracts (None: no cap)
     question: str = ""                  # "" asks the object's plugin, then GENERIC_QUESTION
 
@@ -300,7 +301,7 @@ def _selection(path: Path | None, values: dict[str, Any]) -> SelectionSettings:
         value = getattr(selection, name)
         if not isinstance(value, (int, float)) or not 0 <= value <= 1:
             raise ConfigError(f"{path}: [selection] {name} = {value!r} is not a probability; use 0 to 1")
-    for name in ("max_tokens", "max_per_concept"):
+    for name in ("max_tokens", "tokens_per_concept", "max_per_concept"):
         value = getattr(selection, name)
         if value is not None and (not isinstance(value, int) or value < 1):
             raise ConfigError(f"{path}: [selection] {name} = {value!r} must be a positive integer")

@@ -11,7 +11,10 @@ statements, never both; a schema file is recorded in a second transaction right 
 which is why schema statements should say IF NOT EXISTS.
 
 A file may start with the directive `// @database: system` to run against another
-database (APOC's custom procedures are installed through the system database).
+database (APOC's custom procedures are installed through the system database). Every
+migration gets the parameters $database (the configured database) and $selection_defaults
+(the selection's defaults from tripartite/infra/config.py, which the Browser procedures take
+as their own); a file that uses the latter counts them in its checksum.
 
 Repeatable migrations, R__<description>.cypher, hold definitions that follow the code (the
 Browser procedures, whose bodies are @include'd scripts): they run after the versioned ones
@@ -22,20 +25,23 @@ record stays, and its missing file is not an error.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable
 
 import neo4j
 from neo4j.exceptions import CypherSyntaxError, Neo4jError
 
+from tripartite.infra.config import SelectionSettings
 from tripartite.infra.cypher import Statement, read_script, split_statements
 from tripartite.infra.errors import MigrationError
 from tripartite.infra.graph import Graph, ScriptTransaction
 from tripartite.infra.paths import cypher_dir
 
+SELECTION_DEFAULTS = asdict(SelectionSettings())
 FILE_NAME = re.compile(r"^(V(?P<version>\d+)|R)__(?P<description>[A-Za-z0-9][A-Za-z0-9_\-]*)\.cypher$")
 DATABASE_DIRECTIVE = re.compile(r"^\s*//\s*@database:\s*(?P<name>[A-Za-z0-9._\-]+)\s*$", re.MULTILINE)
 REQUIRES_DIRECTIVE = re.compile(r"^\s*//\s*@requires:\s*(?P<procedure>[A-Za-z0-9._]+)\s*$", re.MULTILINE)
@@ -120,7 +126,8 @@ def discover(folder: Path) -> list[MigrationFile]:
         directive = DATABASE_DIRECTIVE.search(source)
         params = tuple((m["param"], _included(path, m["script"])) for m in INCLUDE_DIRECTIVE.finditer(source))
         # An included script is part of the migration: editing it counts as editing the migration.
-        digest = checksum(source + "".join(text for _, text in params))
+        digest = checksum(source + "".join(text for _, text in params)
+                          + (json.dumps(SELECTION_DEFAULTS, sort_keys=True) if "$selection_defaults" in source else ""))
         migration = MigrationFile(version, match["description"], path, digest, statements,
                                   directive["name"] if directive else None,
                                   tuple(m["procedure"] for m in REQUIRES_DIRECTIVE.finditer(source)), params)
@@ -230,7 +237,7 @@ def _apply_one(graph: Graph, migration: MigrationFile) -> float:
     record = {"version": migration.version, "description": migration.description, "file": migration.name,
               "checksum": migration.checksum, "statements": len(migration.statements)}
     started = time.perf_counter()
-    params = {"database": database, **dict(migration.params)}
+    params = {"database": database, "selection_defaults": SELECTION_DEFAULTS, **dict(migration.params)}
     with graph.driver.session(database=target) as session:
         _validate(session, migration, params)
         tx = session.begin_transaction()

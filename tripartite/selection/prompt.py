@@ -26,35 +26,41 @@ class NoPrompt(TripartiteError):
 
 
 def prompt_material(graph: Graph, object_id: str, max_per_concept: int | None = None, selection: str = "floor",
-                    max_tokens: int | None = None, fixed_tokens: int = 0) -> list[dict]:
+                    max_tokens: int | None = None, fixed_tokens: int = 0,
+                    tokens_per_concept: int | None = None) -> list[dict]:
     """Each concept of the object with its chosen evidence in reading order (see the script)."""
     return graph.run("selection/prompt_material", object_id=object_id, max_per_concept=max_per_concept,
-                     selection=selection, max_tokens=max_tokens, fixed_tokens=fixed_tokens)
+                     selection=selection, max_tokens=max_tokens, fixed_tokens=fixed_tokens,
+                     tokens_per_concept=tokens_per_concept)
 
 
 def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None, max_per_concept: int | None = None,
-                      max_tokens: int | None = None, selection: str = "floor") -> dict:
+                      max_tokens: int | None = None, selection: str = "floor",
+                      tokens_per_concept: int | None = None) -> dict:
     """The prompt for one object, as build_prompt gives it. The question is the one given,
-    else the one of the object's ontology plugin, else a generic one. With max_tokens the
-    script fits its size estimate to the budget; the laid-out prompt is then measured, and
-    the script asked again with a tighter budget while it is over."""
+    else the one of the object's ontology plugin, else a generic one. The budget is
+    max_tokens, else tokens_per_concept for each concept of the object (plus the question
+    and headings), else none. The script fits its size estimate to the budget; the laid-out
+    prompt is then measured, and the script's budget searched for the largest prompt that fits."""
     if selection not in SELECTIONS:
         raise TripartiteError(f"selection {selection!r} is unknown; use one of {', '.join(SELECTIONS)}")
     alpha, beta = parameters(graph)
-    if question is None and max_tokens is not None:  # its size is part of the budget: know it first
+    budgeted = max_tokens is not None or tokens_per_concept is not None
+    if question is None and budgeted:  # its size is part of the budget: know it first
         found = graph.one("objects/object_question", object_id=object_id)
         question = question_or_default(None, found["question"] if found else None)
-    def attempt(budget: int | None) -> tuple[dict, int]:
+    def attempt(budget: int | None) -> tuple[dict, int, int | None]:
         nonlocal question
         fixed = count_tokens(f"Question: {question or ''}\n\n{PREAMBLE.format(object_id=object_id)}\n\nReferences:\n")
-        rows = prompt_material(graph, object_id, max_per_concept, selection, budget, fixed)
+        rows = prompt_material(graph, object_id, max_per_concept, selection, budget, fixed, tokens_per_concept)
         if not rows:
             raise NoPrompt(f"object {object_id!r} has no analysed concepts; run `tripartite analyze` and "
                            "`tripartite select` first (see `tripartite objects list`)")
         question = question_or_default(question, next((r["question"] for r in rows if r["question"]), None))
-        return build_prompt(object_id, rows, question, alpha, beta, selection, max_tokens), rows[0]["dropped"]
+        built = build_prompt(object_id, rows, question, alpha, beta, selection, rows[0]["budget"])
+        return built, rows[0]["dropped"], rows[0]["budget"]
 
-    built, dropped = attempt(max_tokens)
+    built, dropped, max_tokens = attempt(max_tokens)
     if max_tokens is None:
         return built
     # The script's size model is close but not exact: search its budget for the largest laid-out
@@ -72,7 +78,8 @@ def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None,
             budget = (low + high) // 2
         if budget <= 0 or budget in (low, high):
             break
-        built, dropped = attempt(budget)
+        built, dropped, _ = attempt(budget)
+        built["max_tokens"] = max_tokens
         fits = built["tokens"] <= max_tokens
         if fits:
             low = budget
@@ -84,8 +91,8 @@ def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None,
 
 def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float | None, beta: float | None,
                  selection: str = "floor", max_tokens: int | None = None) -> dict:
-    """The prompt text and its JSON form: {object_id, selection, alpha, beta, max_tokens,
-    tokens, prompt, concepts, references}."""
+    """The prompt text and its JSON form: {object_id, selection, alpha, beta, max_tokens (the
+    budget it was fitted to, if any), tokens, prompt, concepts, references}."""
     references: list[dict] = []
     numbers: dict[str, int] = {}        # a chunk keeps one reference number
     quoted: dict[str, set[str]] = {}    # the sentences of each chunk already in the prompt
@@ -107,8 +114,7 @@ def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float |
         lines.append("")
     if references:
         lines.append("References:")
-        lines += [f"[{ref['n']}] {ref['document']} > {' > '.join(ref['section_path'])} (chunk {ref['chunk_id']})"
-                  for ref in references]
+        lines += [f"[{ref['n']}] {reference_trail(ref)} (chunk {ref['chunk_id']})" for ref in references]
     prompt = "\n".join(lines).rstrip() + "\n"
     concepts = [{"concept_id": row["concept_id"], "name": row["name"], "summary": row["summary"],
                  "evidence": [{"chunk_id": e["chunk_id"], "document": e["document"],
@@ -117,6 +123,14 @@ def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float |
                 for row in rows]
     return {"object_id": object_id, "selection": selection, "alpha": alpha, "beta": beta, "max_tokens": max_tokens,
             "tokens": count_tokens(prompt), "prompt": prompt, "concepts": concepts, "references": references}
+
+
+def reference_trail(ref: dict) -> str:
+    """Document > Section > ..., the document's title once (its top heading often repeats it)."""
+    path = list(ref["section_path"] or [])
+    if path and path[0] == ref["document"]:
+        path = path[1:]
+    return " > ".join([ref["document"] or "", *path])
 
 
 def _grouped(rows: list[dict]) -> list[list[dict]]:

@@ -12,6 +12,7 @@ from neo4j_graphrag.llm.types import LLMResponse
 from neo4j_graphrag.retrievers.base import Retriever
 from neo4j_graphrag.types import RawSearchResult, RetrieverResultItem
 
+from tripartite.infra.config import SelectionSettings
 from tripartite.infra.graph import Graph
 from tripartite.selection.prompt import tripartite_prompt
 
@@ -30,22 +31,24 @@ class TripartiteRetriever(Retriever):
     VERIFY_NEO4J_VERSION = False  # selection needs Neo4j 5.23, which `tripartite doctor` checks
 
     def __init__(self, driver: neo4j.Driver, neo4j_database: Optional[str] = None, question: Optional[str] = None,
-                 max_tokens: Optional[int] = None, selection: str = "floor", max_per_concept: Optional[int] = None):
+                 max_tokens: Optional[int] = None, selection: str = "floor", max_per_concept: Optional[int] = None,
+                 tokens_per_concept: Optional[int] = SelectionSettings.tokens_per_concept):
         super().__init__(driver, neo4j_database)
         self.graph = Graph(driver, neo4j_database or "neo4j")
         self.defaults = {"question": question, "max_tokens": max_tokens, "selection": selection,
-                         "max_per_concept": max_per_concept}
+                         "max_per_concept": max_per_concept, "tokens_per_concept": tokens_per_concept}
         self.result_formatter = lambda record: RetrieverResultItem(content=record["content"],
                                                                    metadata=record["metadata"])
 
     def get_search_results(self, query_text: str, question: Optional[str] = None, max_tokens: Optional[int] = None,
-                           selection: Optional[str] = None, max_per_concept: Optional[int] = None) -> RawSearchResult:
+                           selection: Optional[str] = None, max_per_concept: Optional[int] = None,
+                           tokens_per_concept: Optional[int] = None) -> RawSearchResult:
         """The prompt of the object whose id is `query_text`."""
         given = {"question": question, "max_tokens": max_tokens, "selection": selection,
-                 "max_per_concept": max_per_concept}
+                 "max_per_concept": max_per_concept, "tokens_per_concept": tokens_per_concept}
         options = {k: given[k] if given[k] is not None else self.defaults[k] for k in given}
         built = tripartite_prompt(self.graph, query_text, options["question"], options["max_per_concept"],
-                                  options["max_tokens"], options["selection"])
+                                  options["max_tokens"], options["selection"], options["tokens_per_concept"])
         blocks = built["prompt"].rstrip("\n").split("\n\n")
         records = [neo4j.Record({"content": block + ("\n" if i < len(blocks) - 1 else ""),
                                  "metadata": {"object_id": query_text, "block": i}})

@@ -24,6 +24,7 @@ class SelectionReport:
     selected_alpha: int
     selected_beta: int
     concepts: int
+    floor: int  # each (object, concept)'s best candidate that alpha and beta left out
 
 
 def select(graph: Graph, alpha: float, beta: float, object_ids: list[str] | None = None,
@@ -50,7 +51,7 @@ def select(graph: Graph, alpha: float, beta: float, object_ids: list[str] | None
     step("distribution", concept_ids=concept_ids, alpha=alpha, beta=beta)
     step("classify", object_ids=object_ids)
     counts = graph.run("selection/summary", object_ids=object_ids)[0]
-    return SelectionReport(counts["candidates"], counts["alpha"], counts["beta"], counts["concepts"])
+    return SelectionReport(counts["candidates"], counts["alpha"], counts["beta"], counts["concepts"], counts["floor"])
 
 
 def reclassify(graph: Graph, alpha: float, beta: float) -> None:

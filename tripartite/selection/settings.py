@@ -7,7 +7,7 @@ from dataclasses import asdict, fields, replace
 from tripartite.infra.config import SelectionSettings
 from tripartite.infra.graph import Graph
 
-STORED = ("mode", "alpha", "beta", "max_tokens")  # what tune chooses
+STORED = ("mode", "alpha", "beta", "max_tokens", "tokens_per_concept")  # what tune chooses
 
 
 def effective(graph: Graph, configured: SelectionSettings, **flags) -> SelectionSettings:

@@ -20,15 +20,6 @@ class ConceptInfo:
         return f"{self.name}: {self.description}{extra}"
 
 
-@dataclass(frozen=True)
-class ExtractionTask:
-    stage: str                      # "chunk" or "object"
-    item_id: str                    # the chunk or object id
-    prompt: str                     # the exact prompt an LLM gets (and the cache key)
-    text: str                       # the text itself, for the extractive provider
-    concepts: tuple[ConceptInfo, ...]
-
-
 @dataclass
 class Usage:
     prompt_tokens: int = 0

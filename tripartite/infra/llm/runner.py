@@ -1,5 +1,6 @@
 """The one path for every LLM call: cache, bounded concurrency, retries with backoff,
-JSON validation with one repair attempt, and token accounting per stage."""
+JSON validation with one repair attempt, and token accounting per stage. What it runs are
+tasks (see tasks.py); an offline provider answers them itself."""
 from __future__ import annotations
 
 import random
@@ -7,11 +8,11 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from tripartite.infra.llm.cache import AnswerCache, cache_key
-from tripartite.infra.llm.providers import ExtractionTask, ProviderError, RetryableError
-from tripartite.infra.llm.schema import SCHEMA_TEXT, SCHEMA_VERSION, InvalidAnswer, parse_extracts
+from tripartite.infra.llm.providers import ProviderError, RetryableError
+from tripartite.infra.llm.tasks import InvalidAnswer, JsonTask
 from tripartite.infra.tokens import count_tokens
 
 
@@ -29,8 +30,8 @@ class StageStats:
 
 @dataclass
 class Outcome:
-    task: ExtractionTask
-    extracts: dict[str, str] | None
+    task: Any
+    result: Any             # the parsed answer; None when the task failed
     error: str | None = None
     cached: bool = False
 
@@ -61,17 +62,17 @@ class LLMRunner:
         self.sleep = sleep
         self.accounting = Accounting()
 
-    def is_cached(self, task: ExtractionTask) -> bool:
+    def is_cached(self, task) -> bool:
         """Whether the task's answer is in the cache already (an offline provider has none)."""
         if self.provider.offline or self.cache is None:
             return False
         return self.cache.get(self._key(task)) is not None
 
-    def _key(self, task: ExtractionTask) -> str:
-        return cache_key(self.provider.name, self.provider.model, task.prompt, SCHEMA_VERSION)
+    def _key(self, task) -> str:
+        return cache_key(self.provider.name, self.provider.model, task.prompt, task.schema)
 
-    def run(self, tasks: Iterable[ExtractionTask]) -> Iterator[Outcome]:
-        """Outcomes in completion order; a failed task carries its error instead of extracts."""
+    def run(self, tasks: Iterable) -> Iterator[Outcome]:
+        """Outcomes in completion order; a failed task carries its error instead of a result."""
         tasks = list(tasks)
         if self.provider.offline or self.concurrency == 1:
             for task in tasks:
@@ -82,13 +83,19 @@ class LLMRunner:
             for future in as_completed(futures):
                 yield future.result()
 
-    def _one(self, task: ExtractionTask) -> Outcome:
+    def ask(self, task) -> Any:
+        """One task's parsed answer, through the cache; the error is raised, not returned."""
+        outcome = self._one(task)
+        if outcome.error:
+            raise ProviderError(outcome.error)
+        return outcome.result
+
+    def _one(self, task) -> Outcome:
         self.accounting.add(task.stage, tasks=1)
-        ids = [c.id for c in task.concepts]
         if self.provider.offline:
-            extracts, _ = self.provider.extract(task)
+            result, _ = self.provider.answer(task)
             self.accounting.add(task.stage, calls=1)
-            return Outcome(task, extracts)
+            return Outcome(task, result)
         key = self._key(task)
         if self.cache and (hit := self.cache.get(key)):
             self.accounting.add(task.stage, cache_hits=1)
@@ -97,19 +104,19 @@ class LLMRunner:
         try:
             content = self._complete(task, messages)
             try:
-                extracts = parse_extracts(content, ids)
+                result = task.parse(content)
             except InvalidAnswer as problem:
                 self.accounting.add(task.stage, repairs=1)
                 messages += [{"role": "assistant", "content": content},
                              {"role": "user", "content": f"That answer is not valid: {problem}. Answer again with "
-                                                         f"JSON only, exactly in this shape: {SCHEMA_TEXT}"}]
-                extracts = parse_extracts(self._complete(task, messages), ids)
+                                                         f"JSON only, exactly in this shape: {task.shape}"}]
+                result = task.parse(self._complete(task, messages))
         except (InvalidAnswer, ProviderError, RetryableError) as exc:
             self.accounting.add(task.stage, failures=1)
             return Outcome(task, None, error=f"{task.stage} {task.item_id}: {type(exc).__name__}: {exc}")
         if self.cache:
-            self.cache.put(key, extracts, {})
-        return Outcome(task, extracts)
+            self.cache.put(key, result, {})
+        return Outcome(task, result)
 
     def complete_text(self, prompt: str | list[dict], stage: str = "ask") -> str:
         """A free-text answer (no JSON schema) to a prompt or a list of chat messages, through
@@ -124,12 +131,12 @@ class LLMRunner:
             self.accounting.add(stage, tasks=1, cache_hits=1)
             return hit[0]["text"]
         self.accounting.add(stage, tasks=1)
-        text = self._complete(ExtractionTask(stage, "", messages[-1]["content"], "", ()), messages, json_mode=False)
+        text = self._complete(JsonTask(stage, "", messages[-1]["content"], "text-v1", "", str), messages, json_mode=False)
         if self.cache:
             self.cache.put(key, {"text": text}, {})
         return text
 
-    def _complete(self, task: ExtractionTask, messages: list[dict], json_mode: bool = True) -> str:
+    def _complete(self, task, messages: list[dict], json_mode: bool = True) -> str:
         for attempt in range(1, self.max_attempts + 1):
             self.accounting.add(task.stage, calls=1)
             try:

@@ -37,7 +37,7 @@ def jars_dir(cache_dir: Path, server: ServerSettings) -> Path:
 
 
 def _pom(server: ServerSettings) -> str:
-    template = (resources.files("tripartite.server") / "pom.xml").read_text(encoding="utf-8")
+    template = (resources.files("tripartite.infra.server") / "pom.xml").read_text(encoding="utf-8")
     return (template.replace("@NEO4J@", server.neo4j_version)
             .replace("@APOC@", server.apoc_version)
             .replace("@BROWSER@", server.browser_version))

@@ -1,26 +1,33 @@
-"""The one answer shape every extraction call must return, and its validation."""
+"""The pre-analysis task and the one answer shape every extraction call must return."""
 from __future__ import annotations
 
-import json
+from dataclasses import dataclass
+
+from tripartite.infra.llm.providers import ConceptInfo
+from tripartite.infra.llm.tasks import InvalidAnswer, load_json
 
 SCHEMA_VERSION = "extracts-v1"
 SCHEMA_TEXT = '{"extracts": [{"concept_id": "<id>", "extract": "<text or empty>"}]}'
 
 
-class InvalidAnswer(ValueError):
-    pass
+@dataclass(frozen=True)
+class ExtractionTask:
+    stage: str                      # "chunk" or "object"
+    item_id: str                    # the chunk or object id
+    prompt: str                     # the exact prompt an LLM gets (and the cache key)
+    text: str                       # the text itself, for the extractive provider
+    concepts: tuple[ConceptInfo, ...]
+
+    schema = SCHEMA_VERSION
+    shape = SCHEMA_TEXT
+
+    def parse(self, content: str) -> dict[str, str]:
+        return parse_extracts(content, [c.id for c in self.concepts])
 
 
 def parse_extracts(content: str, concept_ids: list[str]) -> dict[str, str]:
     """concept id -> extract ('' when the text says nothing about it); InvalidAnswer otherwise."""
-    text = content.strip()
-    if text.startswith("```"):  # models like to fence JSON
-        text = text.strip("`").split("\n", 1)[-1] if "\n" in text else text.strip("`")
-        text = text.rsplit("```", 1)[0]
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidAnswer(f"not JSON ({exc.msg} at character {exc.pos})") from None
+    data = load_json(content)
     if not isinstance(data, dict) or not isinstance(data.get("extracts"), list):
         raise InvalidAnswer('the answer must be an object with an "extracts" list')
     wanted = set(concept_ids)
