@@ -28,7 +28,8 @@ from tripartite.infra.embeddings import MiniLMEmbedder
 from tripartite.infra.paths import migrations_dir
 from tripartite.lexical.chunker import chunk_document
 from tripartite.lexical.embed import embed_chunks
-from tripartite.lexical.readers import discover, document_ids, read_document
+from tripartite.lexical.ids import readable_ids
+from tripartite.lexical.readers import discover, read_document
 from tripartite.lexical.sentences import sentences_of
 from tripartite.lexical.store import write_documents
 from tripartite.lexical.token_counters import WordPieceCounter
@@ -56,7 +57,7 @@ def generate_corpus(folder: Path, target_chunks: int, counter, seed: int = 7) ->
 
 def parse_and_chunk(files: list[Path], counter) -> tuple[list, float]:
     started = time.perf_counter()
-    ids = document_ids(files)
+    ids = readable_ids(files)
     records = [chunk_document(read_document(f, ids[f], 10**9), counter) for f in files]
     return records, time.perf_counter() - started
 

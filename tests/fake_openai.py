@@ -5,7 +5,8 @@ Embeddings are a deterministic bag of hashed words (so similar texts get similar
 Chat answers follow the extraction prompt: for each listed concept, the sentences of the
 quoted text that contain the concept's name (and for the LLM judge's question, the listed
 concepts whose name the quoted text contains). `script` queues misbehaviour for the next chat
-requests ("429", "500", "malformed", "timeout"); every request is recorded for assertions.
+requests ("429", "500", "400", "401", "malformed", "timeout"), `always` repeats one for every
+request; every request is recorded for assertions.
 """
 from __future__ import annotations
 
@@ -59,6 +60,7 @@ class FakeOpenAI:
         self.delay = delay
         self.timeout_sleep = timeout_sleep
         self.script: list[str] = []
+        self.always: str | None = None
         self.requests: list[dict] = []
         self.lock = threading.Lock()
         server = self
@@ -76,6 +78,8 @@ class FakeOpenAI:
                 self.wfile.write(data)
 
             def do_GET(self):
+                if server.always == "401":
+                    return self._send(401, {"error": {"message": "Incorrect API key provided: sk-secret-echo"}})
                 if self.path.rstrip("/").endswith("/models"):
                     self._send(200, {"object": "list", "data": [{"id": m, "object": "model", "owned_by": "test"}
                                                                 for m in server.models]})
@@ -100,13 +104,19 @@ class FakeOpenAI:
 
             def _chat(self, body: dict) -> None:
                 with server.lock:
-                    behaviour = server.script.pop(0) if server.script else "ok"
+                    behaviour = server.script.pop(0) if server.script else (server.always or "ok")
                 if server.delay:
                     time.sleep(server.delay)
                 if behaviour == "429":
                     return self._send(429, {"error": {"message": "rate limited", "type": "rate_limit"}})
                 if behaviour == "500":
                     return self._send(500, {"error": {"message": "server error"}})
+                if behaviour == "400":
+                    return self._send(400, {"error": {"message": f"The model `{body.get('model')}` does not exist",
+                                                      "type": "invalid_request_error", "code": "model_not_found"}})
+                if behaviour == "401":
+                    return self._send(401, {"error": {"message": "Incorrect API key provided: sk-secret-echo",
+                                                      "type": "invalid_request_error", "code": "invalid_api_key"}})
                 if behaviour == "timeout":
                     time.sleep(server.timeout_sleep)
                     return self._send(200, {"error": "too late"})

@@ -9,7 +9,8 @@ from tripartite.infra.config import load_settings
 from tripartite.infra.paths import samples_dir
 from tripartite.lexical.chunker import chunk_document
 from tripartite.lexical.markdown import markdown_sections
-from tripartite.lexical.readers import EmptyDocument, IngestError, discover, document_ids, read_document
+from tripartite.lexical.ids import readable_ids
+from tripartite.lexical.readers import EmptyDocument, IngestError, discover, read_document
 from tripartite.lexical.sentences import split_paragraphs, split_sentences
 from tripartite.lexical.token_counters import WordPieceCounter
 
@@ -199,7 +200,7 @@ def test_discover_lists_unsupported_and_missing(tmp_path):
 
 
 def test_document_ids_are_readable_and_unique():
-    ids = document_ids([Path("/x/guides/heart-failure.md"), Path("/y/guides/heart-failure.md"),
+    ids = readable_ids([Path("/x/guides/heart-failure.md"), Path("/y/guides/heart-failure.md"),
                         Path("/y/guides/Atrial Fibrillation.md")])
     assert ids[Path("/y/guides/Atrial Fibrillation.md")] == "atrial-fibrillation"
     assert len(set(ids.values())) == 3

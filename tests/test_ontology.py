@@ -154,7 +154,8 @@ def test_objects_add_is_idempotent_and_a_change_drops_derived_edges(driver, env,
     first = json.loads(invoke(["objects", "add", str(folder), "--kind", "anamnesis", "--json"], env).output)
     assert sorted(first["added"]) == ["patient-a", "patient-b", "patient-c"]
     again = json.loads(invoke(["objects", "add", str(folder), "--kind", "anamnesis", "--json"], env).output)
-    assert again == {"added": [], "changed": [], "unchanged": ["patient-a", "patient-b", "patient-c"]}
+    assert again == {"added": [], "changed": [], "unchanged": ["patient-a", "patient-b", "patient-c"], "renamed": [],
+                     "skipped": []}
     driver.execute_query("""MATCH (o:Object {id: 'patient-a'}) SET o.analysed_concepts = ['t:x']
         CREATE (o)-[:CONCERNS {summary: 'old'}]->(:Concept {id: 't:x'})
         CREATE (:Evidence {object_id: 'patient-a', concept_id: 't:x', chunk_id: 'c', w: 0.1})""")

@@ -54,3 +54,7 @@ def test_prompt_procedure_equals_the_cli_script(driver, neo4j_db):
                                        database_=neo4j_db.database)
     assert [r.data() for r in tight] == prompt_material(graph, "o0", None, "paper", 80, **defaults)
     assert sum(len(r["evidence"]) for r in tight) < sum(len(r["evidence"]) for r in expected)
+    # A stale selection is refused with the CLI's own line.
+    graph.run("selection/inputs_changed", what="documents")
+    with pytest.raises(Exception, match="Tripartite: documents, ontologies or chunk extracts changed"):
+        driver.execute_query("CALL custom.tripartite.prompt($id)", id="o0", database_=neo4j_db.database)

@@ -21,8 +21,9 @@ from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.lexical.embed import embed_chunks
 from tripartite.lexical.ingest import ingest_paths
-from tripartite.lexical.readers import discover, document_ids
+from tripartite.lexical.readers import discover
 from tripartite.lexical.token_counters import make_token_counter
+from tripartite.objects.reader import SUPPORTED as OBJECT_FILES
 from tripartite.objects.reader import ObjectRecord, read_object
 from tripartite.objects.store import add_objects
 from tripartite.ontology.plugins import Plugin, resolve
@@ -64,13 +65,8 @@ class Prepared:
     ontology: Ontology
     plugin: Plugin | None
     documents: tuple            # paths of the documents to ingest
-    document_ids: list[str]
     objects: tuple[ObjectRecord, ...]
     kind: str
-
-    @property
-    def object_ids(self) -> list[str]:
-        return sorted(o.id for o in self.objects)
 
 
 def prepare(inputs: Inputs) -> Prepared:
@@ -82,7 +78,7 @@ def prepare(inputs: Inputs) -> Prepared:
         raise InputError(f"{documents.missing[0]}: no such document file or folder; fix the path")
     if not documents.supported:
         raise InputError(f"{', '.join(inputs.documents)}: no Markdown, text or PDF documents found")
-    found = discover(inputs.objects)
+    found = discover(inputs.objects, kinds=OBJECT_FILES)
     if found.missing:
         raise InputError(f"{found.missing[0]}: no such object file or folder; fix the path")
     kind = inputs.kind or (plugin.object_kinds[0] if plugin and plugin.object_kinds else "object")
@@ -93,8 +89,7 @@ def prepare(inputs: Inputs) -> Prepared:
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     if dupes:
         raise InputError(f"two object files give the id {', '.join(dupes)}; rename one of them")
-    return Prepared(ontology, plugin, tuple(documents.supported), sorted(document_ids(documents.supported).values()),
-                    objects, kind)
+    return Prepared(ontology, plugin, tuple(documents.supported), objects, kind)
 
 
 def make_chunk_embedder(settings: Settings, offline: bool):
@@ -104,18 +99,18 @@ def make_chunk_embedder(settings: Settings, offline: bool):
 
 def run_pipeline(settings: Settings, graph: Graph, prepared: Prepared, say: Callable[[str], None],
                  alpha: float, beta: float, offline: bool = False, concurrency: int = 4,
-                 exclusive: bool = False) -> PipelineReport:
+                 exclusive: str = "") -> PipelineReport:
     """Build the tripartite graph for the prepared inputs and select with alpha and beta.
     offline forces the local embedder and the extractive provider even when an LLM is
-    configured; exclusive refuses a database that holds other documents, objects or
-    ontologies. Everything that can be checked is checked before the first write."""
+    configured; exclusive (the reason, e.g. "would leak into the comparison") refuses a
+    database that holds other documents, objects or ontologies. Everything that can be
+    checked is checked before the first write."""
     ontology, objects, kind = prepared.ontology, list(prepared.objects), prepared.kind
-    report = PipelineReport(ontology=ontology.name, documents=prepared.document_ids, objects=prepared.object_ids)
+    report = PipelineReport(ontology=ontology.name)
     if exclusive:
-        other = foreign_content(graph, report.documents, report.objects, ontology.name)
+        other = foreign_content(graph, [str(p) for p in prepared.documents], [o.path for o in objects], ontology.name)
         if other:
-            raise InputError(f"the database also holds {'; '.join(other)}, which would leak into the comparison; "
-                             "use an empty database (or pass --reset to empty this one)")
+            raise InputError(f"the database also holds {'; '.join(other)}, which {exclusive}")
     counter = make_token_counter(settings)
     chunk_embedder = make_chunk_embedder(settings, offline)
     documents = [str(path) for path in prepared.documents]
@@ -141,21 +136,25 @@ def run_pipeline(settings: Settings, graph: Graph, prepared: Prepared, say: Call
         step("embed", f"embedding chunks ({chunk_embedder.name})", lambda: embed_chunks(graph, chunk_embedder))
         question = prepared.plugin.question if prepared.plugin else ""
         step("ontology", f"loading the ontology {ontology.name}", lambda: load_ontology(graph, ontology, question))
-        step("objects", f"adding {len(objects)} objects ({kind})", lambda: add_objects(graph, objects))
+        added = step("objects", f"adding {len(objects)} objects ({kind})", lambda: add_objects(graph, objects))
+        report.objects = sorted(added["added"] + added["changed"] + added["unchanged"])
         report.provider, report.model = provider.name, provider.model
         plan = analyzer.plan()
         outcome = step("analyze", f"pre-analysis ({provider.name}): {len(plan.chunk_tasks)} chunk and "
                        f"{len(plan.object_tasks)} object calls", lambda: analyzer.run(plan))
         report.analysis_errors = outcome.pop("errors")
+        stopped = outcome.pop("stopped")
+        if stopped:
+            report.analysis_errors.insert(0, f"the run stopped: {stopped}")
         report.analysis = outcome
     selection = step("select", f"selection in Cypher (alpha {alpha}, beta {beta})", lambda: select(graph, alpha, beta))
     report.selection = vars(selection)
     return report
 
 
-def foreign_content(graph: Graph, document_ids: list[str], object_ids: list[str], ontology: str) -> list[str]:
-    """What the database holds besides the given documents, objects and ontology."""
-    row = graph.run("pipeline/foreign_content", document_ids=document_ids, object_ids=object_ids,
+def foreign_content(graph: Graph, document_paths: list[str], object_paths: list[str], ontology: str) -> list[str]:
+    """What the database holds besides the documents and objects of these files and the ontology."""
+    row = graph.run("pipeline/foreign_content", document_paths=document_paths, object_paths=object_paths,
                     ontology=ontology)[0]
     found = []
     for label in ("documents", "objects", "ontologies"):

@@ -3,7 +3,8 @@
 UNWIND $rows AS row
 MATCH (o:Object {id: row.item_id})
 SET o.analysed_concepts = coalesce(o.analysed_concepts, [])
-      + [id IN row.analysed WHERE NOT id IN coalesce(o.analysed_concepts, [])]
+      + [id IN row.analysed WHERE NOT id IN coalesce(o.analysed_concepts, [])],
+    o.selection_stale = true
 WITH o, row
 UNWIND row.extracts AS e
 MATCH (c:Concept {id: e.concept_id})

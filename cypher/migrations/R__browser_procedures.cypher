@@ -4,12 +4,14 @@
 // fixed_tokens (the question's and headings' share of the budget) and tokens_per_concept (the
 // budget without max_tokens; null for none): for example
 // `CALL custom.tripartite.prompt('patient-b', null, 800)`; and `CALL custom.tripartite.trace($id)`.
+// Both refuse a stale or unfinished selection, as the CLI does (apoc.util.validate, APOC core).
 // Skipped, and tried again on the next migrate, where APOC Extended is not installed.
 // The selection itself commits in small transactions, which a procedure cannot do; run its
 // scripts in the Browser with :auto (see the README).
 // @database: system
 // @requires: apoc.custom.installProcedure
 // @include: prompt_query = selection/prompt_material
+// @include: freshness_query = selection/freshness
 // @include: trace_query = lexical/trace_chunk
 
 CALL apoc.custom.installProcedure(
@@ -18,7 +20,10 @@ CALL apoc.custom.installProcedure(
     + 'tokens_per_concept = ' + coalesce(toString($selection_defaults.tokens_per_concept), 'null') + ' :: INTEGER) :: '
     + '(object_id :: STRING, kind :: STRING, concept_id :: STRING, name :: STRING, summary :: STRING, '
     + 'evidence :: LIST OF MAP, budget :: INTEGER, dropped :: INTEGER, question :: STRING)',
-  $prompt_query, $database, 'read',
+  // A stale or unfinished selection is refused with the one line the CLI prints (selection/freshness).
+  'CALL () { ' + $freshness_query + ' }\nCALL apoc.util.validate(freshness <> "fresh", "Tripartite: " + hint, [])\n'
+    + 'WITH *\n' + $prompt_query,
+  $database, 'read',
   'The prompt material of one object: its concepts with the chosen evidence (cypher/selection/prompt_material.cypher).');
 
 CALL apoc.custom.installProcedure(

@@ -13,7 +13,8 @@ WITH o
 OPTIONAL MATCH (o)-[r:CONCERNS]->()
 DELETE r;
 
+// New and changed objects wait for `tripartite select --object` (see selection/freshness).
 UNWIND $objects AS row
 MERGE (o:Object {id: row.id})
 SET o.kind = row.kind, o.title = row.title, o.text = row.text, o.path = row.path,
-    o.content_hash = row.content_hash, o.added_at = datetime();
+    o.content_hash = row.content_hash, o.added_at = datetime(), o.selection_stale = true;

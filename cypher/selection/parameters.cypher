@@ -1,5 +1,4 @@
-// read: the alpha and beta the stored classification was made with.
+// read: the alpha and beta of the stored selection (of its last run).
 
-MATCH (s:ScoreDistribution) WHERE s.alpha IS NOT NULL
-RETURN s.alpha AS alpha, s.beta AS beta
-LIMIT 1;
+MATCH (s:SelectionState {id: 'current'})
+RETURN s.alpha AS alpha, s.beta AS beta;

@@ -142,9 +142,15 @@ class Analyzer:
                 for e, vector in zip(summaries, self.embedder.embed([e["summary"] for e in summaries])):
                     e["embedding"] = vector.tolist()
                     e["tokens"] = count_tokens(e["summary"])  # what the extract costs in a prompt
-            name = "analysis/write_chunk_extracts" if stage == "chunk" else "analysis/write_object_extracts"
-            self.graph.run(name, rows=rows, provider=provider.name, model=provider.model,
-                           embedding_model=self.embedder.name)
+            params = {"rows": rows, "provider": provider.name, "model": provider.model,
+                      "embedding_model": self.embedder.name}
+            if stage == "object":
+                self.graph.run("analysis/write_object_extracts", **params)
+            elif summaries:  # new chunk extracts can change every object's candidates
+                self.graph.write_transaction(lambda tx: (tx.run("analysis/write_chunk_extracts", **params),
+                                                         tx.run("selection/inputs_changed", what="chunk extracts")))
+            else:
+                self.graph.run("analysis/write_chunk_extracts", **params)
             pending[stage] = []
 
         empty = [t for t in plan.chunk_tasks if not t.concepts]
@@ -158,6 +164,8 @@ class Analyzer:
         for outcome in self.runner.run(real):
             task = outcome.task
             on_done(1)
+            if outcome.skipped:
+                continue
             if outcome.error:
                 errors.append(outcome.error)
                 continue
@@ -183,7 +191,7 @@ class Analyzer:
         if not provider.offline and any(t.concepts and not self.runner.is_cached(t) for t in tasks):
             provider.check_reachable()
         errors = self.execute(plan, on_done)
-        return {"errors": errors, **self.record(started)}
+        return {"errors": errors, "stopped": self.runner.stopped, **self.record(started)}
 
     def record(self, started: float) -> dict:
         stages = self.runner.accounting.as_dict()

@@ -29,10 +29,12 @@ def _run_lines(result: dict) -> list[str]:
         lines.append(f"{stage:<7} {st['tasks']:>6} {st['calls']:>6} {st['cache_hits']:>6} {st['retries']:>7} "
                      f"{st['repairs']:>7} {st['failures']:>6} {st['prompt_tokens']:>10} {st['completion_tokens']:>10}")
     errors = result["errors"]
-    for error in errors[:5]:
+    for error in errors[:3]:
         click.echo(f"error: {error}", err=True)
-    if len(errors) > 5:
-        click.echo(f"error: ... and {len(errors) - 5} more failed tasks; they stay pending, run analyze again", err=True)
+    if len(errors) > 3:
+        click.echo(f"error: ... and {len(errors) - 3} more failed tasks; they stay pending, run analyze again", err=True)
+    if result["stopped"]:
+        click.echo(f"error: the run stopped: {result['stopped']}; the tasks not sent stay pending", err=True)
     return lines
 
 
@@ -41,7 +43,7 @@ def _run_lines(result: dict) -> list[str]:
 @click.option("--ontology", help="Only this ontology's concepts (default: all loaded).")
 @click.option("--concurrency", type=int, default=4, show_default=True, help="LLM calls in flight at once.")
 @click.option("--no-prefilter", is_flag=True, help="Send every (concept, chunk) pair to the LLM.")
-@output(_run_lines, exit_code=lambda result: 1 if result.get("errors") else 0)
+@output(_run_lines, exit_code=lambda result: 1 if result.get("errors") or result.get("stopped") else 0)
 @pass_app
 def analyze_command(app: App, dry_run: bool, ontology: str | None, concurrency: int, no_prefilter: bool) -> dict:
     """Extract what each chunk and object says about each concept (e(c,t) and e(o,c))."""

@@ -17,8 +17,9 @@ class App:
     """The command line's state: settings read once, a database connection opened on first
     use and closed when the command ends."""
 
-    def __init__(self, ctx: click.Context, config_path: str | None):
+    def __init__(self, ctx: click.Context, config_path: str | None, debug: bool = False):
         self.config_path = config_path
+        self.debug = debug
         self.quiet = False  # --json: stdout is the result, and nothing else is printed
         self._ctx = ctx
         self._settings: Settings | None = None

@@ -28,7 +28,9 @@ def _ingest_lines(report: dict) -> list[str]:
              f"{doc['chunks']} chunks" for doc in report["ingested"]]
     lines += [f"unchanged {doc['id']}" for doc in report["unchanged"]]
     lines += [f"skipped   {item['path']}: {item['reason']}" for item in report["skipped"]]
-    if report["embedded"] is not None:
+    lines += [f"note: {item['path']} is stored as {item['id']}: the id {item['wanted']} belongs to {item['taken_by']} "
+              "(--replace replaces that document instead)" for item in report["renamed"]]
+    if report["embedded"]:
         lines.append(f"embedded  {report['embedded']} chunks")
     for path in report["missing"]:
         click.echo(f"error: {path}: no such file or folder", err=True)
@@ -42,10 +44,13 @@ def _ingest_lines(report: dict) -> list[str]:
 @click.option("--chunk-tokens", type=int, help="Largest chunk, in the embedding model's tokens (default 200).")
 @click.option("--max-mb", type=float, help="Refuse files larger than this (default 64).")
 @click.option("--no-embed", is_flag=True, help="Write the graph only; embed later with `tripartite embed`.")
+@click.option("--replace", is_flag=True,
+              help="A file whose id belongs to a document from another source replaces that document "
+                   "(default: it is stored under its id with a short hash added).")
 @output(_ingest_lines, exit_code=lambda report: 1 if report["failed"] or report["missing"] else 0)
 @pass_app
 def ingest_command(app: App, paths: tuple[str, ...], chunk_tokens: int | None, max_mb: float | None,
-                   no_embed: bool) -> dict:
+                   no_embed: bool, replace: bool) -> dict:
     """Ingest Markdown, text and PDF files (or folders of them) into the lexical graph."""
     settings = app.settings
     max_tokens = chunk_tokens or settings.chunking.max_tokens
@@ -56,7 +61,8 @@ def ingest_command(app: App, paths: tuple[str, ...], chunk_tokens: int | None, m
     max_bytes = int((max_mb or settings.chunking.max_mb) * 1024 * 1024)
     total = len(discover(paths).supported)
     with progress("Ingesting", total, hidden=total < 2) as bar:
-        report = ingest_paths(app.graph, list(paths), counter, max_tokens, max_bytes, on_file=lambda path: bar.update(1))
+        report = ingest_paths(app.graph, list(paths), counter, max_tokens, max_bytes, on_file=lambda path: bar.update(1),
+                              replace=replace)
     embedded = None if no_embed else embed_pending(app)
     return {**report.as_dict(), "embedded": embedded}
 

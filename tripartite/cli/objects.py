@@ -1,11 +1,14 @@
 """The objects under investigation: `objects add|list`."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from tripartite.cli.common import App, output, pass_app, rows_or_hint
 from tripartite.infra.errors import TripartiteError
 from tripartite.lexical.readers import discover
+from tripartite.objects.reader import SUPPORTED as OBJECT_FILES
 from tripartite.objects.reader import read_object
 from tripartite.objects.store import add_objects, list_objects
 
@@ -15,19 +18,37 @@ def objects_group() -> None:
     """The objects under investigation (anamneses, fault reports)."""
 
 
+def _added_lines(report: dict) -> list[str]:
+    lines = [f"{state:<9} {object_id}" for state in ("added", "changed", "unchanged") for object_id in report[state]]
+    lines += [f"note: {item['path']} is stored as {item['id']}: the id {item['wanted']} belongs to {item['taken_by']} "
+              "(--replace replaces that object instead)" for item in report["renamed"]]
+    for path in report["skipped"]:
+        click.echo(f"skipped   {path}: not a Markdown or text file", err=True)
+    return lines
+
+
 @objects_group.command("add")
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--kind", required=True, help="The object kind, e.g. anamnesis or fault-report.")
-@output(lambda report: [f"{state:<9} {object_id}" for state in ("added", "changed", "unchanged")
-                        for object_id in report[state]])
+@click.option("--replace", is_flag=True,
+              help="A file whose id belongs to an object from another source replaces that object "
+                   "(default: it is stored under its id with a short hash added).")
+@output(_added_lines)
 @pass_app
-def objects_add(app: App, paths: tuple[str, ...], kind: str) -> dict:
+def objects_add(app: App, paths: tuple[str, ...], kind: str, replace: bool) -> dict:
     """Add objects from Markdown or text files (or folders of them); one file is one object."""
-    found = discover(paths)
+    found = discover(paths, kinds=OBJECT_FILES)
     if found.missing:
         raise TripartiteError(f"{found.missing[0]}: no such file or folder")
+    named = {Path(p).expanduser().resolve() for p in paths}
+    refused = [path for path in found.unsupported if path in named]
+    if refused:  # a file named on the command line is meant to be added: say so, write nothing
+        raise TripartiteError(f"{refused[0]}: objects are read from Markdown or text files "
+                              f"({', '.join(sorted(OBJECT_FILES))}); convert it")
+    if not found.supported:
+        raise TripartiteError(f"{', '.join(paths)}: no Markdown or text files found")
     records = [read_object(path, kind) for path in found.supported]  # all read before anything is written
-    return add_objects(app.graph, records)
+    return {**add_objects(app.graph, records, replace), "skipped": [str(p) for p in found.unsupported]}
 
 
 @objects_group.command("list")

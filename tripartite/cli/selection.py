@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from tripartite.cli.common import App, output, pass_app, probability
+from tripartite.cli.common import App, output, pass_app, probability, say
 from tripartite.infra.config import SelectionSettings
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.llm import open_runner
@@ -14,7 +14,10 @@ from tripartite.selection.settings import effective
 
 
 def _select_lines(report: dict) -> list[str]:
-    scope = f" of {', '.join(report['objects'])}" if report["objects"] else ""
+    if report["objects"] and report["full"]:
+        say("note: inputs other than these objects changed since the last full select (or it did not finish), "
+            "so every object was selected again")
+    scope = f" of {', '.join(report['objects'])}" if report["objects"] and not report["full"] else ""
     return [f"{report['candidates']} candidates{scope} over {report['concepts']} concepts: {report['selected_alpha']} "
             f"selected by alpha > {report['alpha']}, {report['selected_beta']} more by the beta > {report['beta']} "
             f"blanket; the floor (each concept's best) adds {report['floor']} for the default selection"]

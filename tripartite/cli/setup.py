@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from tripartite.cli.common import App, emit_json, output, pass_app
+from tripartite.cli.common import App, emit_json, output, pass_app, say
 from tripartite.infra import migrations
 from tripartite.infra.doctor import run_checks
 
@@ -38,7 +38,7 @@ def migrate_command(app: App, show_status: bool, as_json: bool) -> None:
             click.echo(f"skipped {migration.name}: the server lacks {', '.join(missing)} "
                        "(APOC Extended); it is applied once they are installed")
 
-    done = migrations.migrate(app.graph, folder, on_applied=applied, on_skipped=skipped)
+    done = migrations.migrate(app.graph, folder, on_applied=applied, on_skipped=skipped, on_wait=say)
     if as_json:
         emit_json({"applied": [m.name for m in done]})
     elif not done:

@@ -22,7 +22,10 @@ def run_demo(settings: Settings, graph: Graph, say: Callable[[str], None]) -> di
     alpha, beta = settings.selection.alpha, settings.selection.beta
     steps = iter(range(1, 9))
     built = run_pipeline(settings, graph, prepare(inputs), lambda message: say(f"{next(steps)}/8 {message}"),
-                         alpha, beta, offline=True)
+                         alpha, beta, offline=True,
+                         exclusive="the demo must not touch; point NEO4J_URI at an empty database, or give it a local "
+                                   "server of its own: TRIPARTITE_SERVER_HOME=/tmp/tripartite-demo TRIPARTITE_BOLT_PORT=7688 "
+                                   "TRIPARTITE_HTTP_PORT=7475 tripartite demo")
     say("8/8 prompts and the comparison with vector RAG")
     question = settings.selection.question or None
     prompt = tripartite_prompt(graph, DEMO_OBJECT, question)

@@ -49,7 +49,8 @@ def evaluate(settings: Settings, graph: Graph, inputs: Inputs, options: EvalOpti
         say("emptying the database (--reset)")
         reset_graph(graph)
     built = run_pipeline(settings, graph, prepared, say, options.alpha, options.beta, offline=options.offline,
-                         concurrency=options.concurrency, exclusive=True)
+                         concurrency=options.concurrency,
+                         exclusive="would leak into the comparison; use an empty database (or pass --reset to empty it)")
     embedder = make_chunk_embedder(settings, options.offline)
     judge = LexiconJudge.of_graph(graph, built.ontology)
     with ExitStack() as stack:

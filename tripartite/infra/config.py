@@ -42,13 +42,13 @@ def question_or_default(given: str | None, from_plugin: str | None) -> str:
     return given or from_plugin or GENERIC_QUESTION
 
 
-_USERINFO = re.compile(r"^(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]*://)(?P<userinfo>[^/@]*@)")
+_USERINFO = re.compile(r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.\-]*://)(?P<userinfo>[^/@\s'\"]*@)")
 
 
-def mask_userinfo(url: str) -> str:
-    """A URL fit to print: user and password written into it (bolt://neo4j:secret@host) are
-    replaced by ***."""
-    return _USERINFO.sub(lambda m: f"{m['scheme']}***@", url or "")
+def mask_userinfo(text: str) -> str:
+    """Text fit to print: user and password written into any URL in it (bolt://neo4j:secret@host)
+    are replaced by ***."""
+    return _USERINFO.sub(lambda m: f"{m['scheme']}***@", text or "")
 
 
 @dataclass(frozen=True)

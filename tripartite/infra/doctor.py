@@ -6,9 +6,9 @@ from dataclasses import asdict, dataclass
 import neo4j
 
 from tripartite.infra import migrations
-from tripartite.infra.config import Settings
+from tripartite.infra.config import Settings, mask_userinfo
 from tripartite.infra.errors import TripartiteError
-from tripartite.infra.graph import Graph, open_driver
+from tripartite.infra.graph import Graph, neo4j_error_line, open_driver
 
 MIN_NEO4J = (5, 23)  # CALL (x) { ... } subqueries; IN CONCURRENT TRANSACTIONS (5.21); vector functions (5.18)
 
@@ -42,7 +42,14 @@ def run_checks(settings: Settings) -> list[Check]:
             apoc = _one(driver, "RETURN apoc.version()")
             checks.append(Check("APOC present", apoc is not None, f"APOC {apoc[0]}" if apoc else
                                 "apoc.version() is unknown; install APOC core in the server's plugins"))
-            checks.append(_migrations_check(graph, settings))
+            try:
+                graph.run("infra/database_answers")
+            except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError) as exc:
+                line = neo4j_error_line(exc, settings.neo4j_uri_shown, settings.neo4j_database)
+                checks.append(Check(f"database {settings.neo4j_database} answers", False, line))
+                checks.append(Check("migrations current", False, "skipped: the database does not answer"))
+            else:
+                checks.append(_migrations_check(graph, settings))
     checks.append(_embedding_check(settings))
     checks.append(_llm_check(settings))
     return checks
@@ -76,6 +83,9 @@ def _migrations_check(graph: Graph, settings: Settings) -> Check:
     if not bad:
         return Check("migrations current", True, f"{len(states)} applied")
     summary = ", ".join(f"{s.label} {s.state}" for s in bad)
+    if any(s.state in ("changed", "missing") for s in bad):
+        return Check("migrations current", False, f"{summary}: an applied migration was edited or removed; restore "
+                                                  "it as applied and put changes in a new migration")
     return Check("migrations current", False, f"{summary}; run `tripartite migrate`")
 
 
@@ -95,15 +105,21 @@ def _embedding_check(settings: Settings) -> Check:
 def _llm_check(settings: Settings) -> Check:
     if not settings.llm.configured:
         return Check("LLM endpoint", True, "none configured: the offline extractive provider is used", required=False)
-    try:
-        import openai
+    import openai
 
+    where = mask_userinfo(settings.llm.base_url) or "the OpenAI API"
+    try:
         client = openai.OpenAI(base_url=settings.llm.base_url or None, api_key=settings.llm.api_key or "not-needed",
                                timeout=10, max_retries=0)
         models = [m.id for m in client.models.list()]
+    except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
+        # Never the reply's body: it may echo the key.
+        return Check("LLM endpoint reachable", False, f"{where} refused the API key (HTTP {exc.status_code}); "
+                                                      "set OPENAI_API_KEY")
+    except openai.APIStatusError as exc:
+        return Check("LLM endpoint reachable", False, f"{where} answered HTTP {exc.status_code} to /models")
     except Exception as exc:
-        where = settings.llm.base_url or "the OpenAI API"
-        return Check("LLM endpoint reachable", False, f"{where}: {type(exc).__name__}: {str(exc)[:120]}")
+        return Check("LLM endpoint reachable", False, f"{where}: {type(exc).__name__}; check OPENAI_BASE_URL")
     listed = "listed" if settings.llm.model in models else "not in the endpoint's model list"
     return Check("LLM endpoint reachable", settings.llm.model in models or not models,
-                 f"{settings.llm.base_url or 'OpenAI'}; model {settings.llm.model} {listed}")
+                 f"{where}; model {settings.llm.model} {listed}")

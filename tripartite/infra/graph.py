@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, TypeVar
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import neo4j
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, ConfigurationError, ServiceUnavailable
 
 from tripartite.infra import cypher
-from tripartite.infra.config import Settings
+from tripartite.infra.config import Settings, mask_userinfo
 from tripartite.infra.errors import Neo4jUnavailable
 
 T = TypeVar("T")
@@ -83,29 +84,45 @@ def _row(record: neo4j.Record) -> dict:
 
 
 def open_driver(settings: Settings, connect_timeout: float = 10.0) -> neo4j.Driver:
-    """A connected driver, or Neo4jUnavailable naming the URI and what to do."""
-    auth = (settings.neo4j_user, settings.neo4j_password) if settings.neo4j_password else None
+    """A connected driver, or Neo4jUnavailable naming the URI (never a password) and what to do.
+    A user and password written into the URI are taken as the credentials."""
+    address, user, password = _split_userinfo(settings.neo4j_uri)
+    user = user or settings.neo4j_user
+    password = settings.neo4j_password or password
+    auth = (user, password) if password else None
     uri = settings.neo4j_uri_shown
     try:
-        driver = GraphDatabase.driver(settings.neo4j_uri, auth=auth, connection_timeout=connect_timeout,
+        driver = GraphDatabase.driver(address, auth=auth, connection_timeout=connect_timeout,
                                       connection_acquisition_timeout=connect_timeout,
                                       notifications_min_severity="OFF")
     except (ConfigurationError, ValueError) as exc:
-        raise Neo4jUnavailable(f"NEO4J_URI={uri!r} is not a usable Neo4j URI ({_first_line(exc)}); "
+        raise Neo4jUnavailable(f"NEO4J_URI={uri!r} is not a usable Neo4j URI ({mask_userinfo(_first_line(exc))}); "
                                "use e.g. bolt://127.0.0.1:7687") from None
     try:
         driver.verify_connectivity()
     except AuthError:
         driver.close()
-        raise Neo4jUnavailable(f"Neo4j at {uri} refused the credentials of user {settings.neo4j_user!r}; "
+        raise Neo4jUnavailable(f"Neo4j at {uri} refused the credentials of user {user!r}; "
                                "set NEO4J_USER and NEO4J_PASSWORD") from None
     except (ServiceUnavailable, OSError) as exc:
         driver.close()
         hint = ("start it with `tripartite server start`" if not settings.uri_from_user
                 else "check that it runs and that NEO4J_URI is right")
-        reason = "connection refused" if "Couldn't connect" in str(exc) else _first_line(exc)
+        reason = "connection refused" if "Couldn't connect" in str(exc) else mask_userinfo(_first_line(exc))
         raise Neo4jUnavailable(f"Neo4j is not reachable at {uri} ({reason}); {hint}") from None
     return driver
+
+
+def _split_userinfo(uri: str) -> tuple[str, str, str]:
+    """(uri without userinfo, user, password) of e.g. bolt://neo4j:secret@host:7687."""
+    parts = urlsplit(uri)
+    if not parts.username and not parts.password:
+        return uri, "", ""
+    host = parts.hostname or ""
+    netloc = f"[{host}]" if ":" in host else host
+    if parts.port:
+        netloc += f":{parts.port}"
+    return urlunsplit(parts._replace(netloc=netloc)), unquote(parts.username or ""), unquote(parts.password or "")
 
 
 @contextmanager
@@ -121,3 +138,25 @@ def connect(settings: Settings) -> Iterator[Graph]:
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
+
+
+def neo4j_error_line(exc: Exception, uri: str, database: str) -> str:
+    """One line for a Neo4j failure in the middle of a command: what happened, and the fix."""
+    from neo4j.exceptions import (ClientError, DriverError, Neo4jError, ServiceUnavailable, SessionExpired,
+                                  TransientError)
+
+    code = getattr(exc, "code", None) or ""
+    message = _first_line(exc)
+    if "DatabaseNotFound" in code or "database does not exist" in message.lower():
+        return (f"Neo4j at {uri} has no database {database!r}; set NEO4J_DATABASE to one that exists "
+                "(SHOW DATABASES in the Browser lists them)")
+    if isinstance(exc, (ServiceUnavailable, SessionExpired)) or isinstance(exc, (ConnectionError, OSError)):
+        return (f"lost the connection to Neo4j at {uri} during the command ({message}); its unfinished transaction "
+                "was rolled back: check the server (`tripartite server status`) and run the command again")
+    if isinstance(exc, TransientError):
+        return f"Neo4j could not finish the command ({code}: {message}); run it again"
+    if isinstance(exc, ClientError):
+        return f"Neo4j refused the command ({code}: {message})"
+    if isinstance(exc, (Neo4jError, DriverError)):
+        return f"Neo4j failed during the command ({type(exc).__name__}: {message})"
+    return f"{type(exc).__name__}: {message}"

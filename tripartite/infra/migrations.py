@@ -26,11 +26,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import socket
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import neo4j
 from neo4j.exceptions import CypherSyntaxError, Neo4jError
@@ -42,11 +45,16 @@ from tripartite.infra.graph import Graph, ScriptTransaction
 from tripartite.infra.paths import cypher_dir
 
 SELECTION_DEFAULTS = asdict(SelectionSettings())
+LOCK_WAIT_SECONDS = 600.0
 FILE_NAME = re.compile(r"^(V(?P<version>\d+)|R)__(?P<description>[A-Za-z0-9][A-Za-z0-9_\-]*)\.cypher$")
 DATABASE_DIRECTIVE = re.compile(r"^\s*//\s*@database:\s*(?P<name>[A-Za-z0-9._\-]+)\s*$", re.MULTILINE)
 REQUIRES_DIRECTIVE = re.compile(r"^\s*//\s*@requires:\s*(?P<procedure>[A-Za-z0-9._]+)\s*$", re.MULTILINE)
 INCLUDE_DIRECTIVE = re.compile(r"^\s*//\s*@include:\s*(?P<param>[A-Za-z_]\w*)\s*=\s*(?P<script>[\w/\-.]+)\s*$",
                                re.MULTILINE)
+DIRECTIVES = {"database": DATABASE_DIRECTIVE, "requires": REQUIRES_DIRECTIVE, "include": INCLUDE_DIRECTIVE}
+DIRECTIVE_FORMS = {"database": "// @database: <name>", "requires": "// @requires: <procedure name>",
+                   "include": "// @include: <parameter> = <part>/<script>"}
+DIRECTIVE_LINE = re.compile(r"^\s*//\s*@(?P<name>database|requires|include)\b")
 SCHEMA_STATEMENT = re.compile(
     r"^(CREATE|DROP)\s+(OR\s+REPLACE\s+)?"
     r"((RANGE|TEXT|POINT|LOOKUP|FULLTEXT|VECTOR|BTREE)\s+)?(INDEX|CONSTRAINT)\b",
@@ -123,6 +131,11 @@ def discover(folder: Path) -> list[MigrationFile]:
         statements = tuple(split_statements(source, origin=str(path)))
         if not statements:
             raise MigrationError(f"{path}: holds no Cypher statement; add one or delete the file")
+        for line in source.splitlines():  # a directive that does not parse would be silently ignored
+            name = DIRECTIVE_LINE.match(line)
+            if name and not DIRECTIVES[name["name"]].match(line):
+                raise MigrationError(f"{path}: malformed directive {line.strip()!r}; write it as "
+                                     f"{DIRECTIVE_FORMS[name['name']]}")
         directive = DATABASE_DIRECTIVE.search(source)
         params = tuple((m["param"], _included(path, m["script"])) for m in INCLUDE_DIRECTIVE.finditer(source))
         # An included script is part of the migration: editing it counts as editing the migration.
@@ -266,13 +279,63 @@ def _record_script(migration: MigrationFile) -> str:
     return "infra/record_repeatable_migration" if migration.repeatable else "infra/record_migration"
 
 
+@contextmanager
+def migration_lock(graph: Graph, on_wait: Callable[[str], None] = lambda message: None,
+                   wait_seconds: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
+    """Hold the database's migration lock: a node locked by a transaction that stays open for
+    the whole run. A second run waits for it (and says so); a run that dies releases it,
+    because the server rolls back the transaction of a closed connection."""
+    for attempt in range(5):  # two first runs may create the constraint at once
+        try:
+            graph.run("infra/migration_lock_constraint")
+            break
+        except Neo4jError:
+            if attempt == 4:
+                raise
+            time.sleep(0.2 * (attempt + 1))
+    holder = f"{socket.gethostname()}:{os.getpid()}"
+    with graph.driver.session(database=graph.database) as session:
+        tx = _take_lock(session, holder, timeout=2.0)
+        if tx is None:
+            on_wait("another `tripartite migrate` is running on this database; waiting for it to finish")
+            tx = _take_lock(session, holder, timeout=wait_seconds)
+            if tx is None:
+                raise MigrationError(f"another `tripartite migrate` has held this database's migration lock for over "
+                                     f"{wait_seconds:.0f} s; let it finish, or stop it (a stopped one releases the "
+                                     "lock) and run migrate again")
+        try:
+            yield
+        finally:
+            tx.close()  # rolls back: the lock node was only ever a lock
+
+
+def _take_lock(session: neo4j.Session, holder: str, timeout: float) -> neo4j.Transaction | None:
+    tx = session.begin_transaction(timeout=timeout)
+    try:
+        ScriptTransaction(tx).run("infra/take_migration_lock", holder=holder)
+    except Neo4jError as exc:
+        tx.close()
+        if "timed out" in str(exc).lower() or "Timeout" in (exc.code or "") or "Terminated" in (exc.code or ""):
+            return None
+        raise
+    return tx
+
+
 def migrate(graph: Graph, folder: Path,
             on_applied: Callable[[MigrationFile, float], None] | None = None,
-            on_skipped: Callable[[MigrationFile, list[str]], None] | None = None) -> list[MigrationFile]:
+            on_skipped: Callable[[MigrationFile, list[str]], None] | None = None,
+            on_wait: Callable[[str], None] = lambda message: None) -> list[MigrationFile]:
     """Apply every pending migration in order, then every repeatable one that is new or
     changed; return the ones applied. A migration whose required procedures the server lacks
-    is skipped (and tried again next time)."""
+    is skipped (and tried again next time). One run at a time per database (migration_lock)."""
     files = discover(folder)
+    with migration_lock(graph, on_wait):
+        return _migrate(graph, folder, files, on_applied, on_skipped)
+
+
+def _migrate(graph: Graph, folder: Path, files: list[MigrationFile],
+             on_applied: Callable[[MigrationFile, float], None] | None,
+             on_skipped: Callable[[MigrationFile, list[str]], None] | None) -> list[MigrationFile]:
     graph.run("infra/migration_bootstrap")
     applied_versions, recorded = _history(graph)
     pending = _check_history(files, applied_versions, folder)

@@ -2,20 +2,24 @@
 
 Sizes are in the embedding model's tokens (word pieces for all-MiniLM-L6-v2), so a chunk is
 embedded whole: the default 200 leaves room under the model's 256-piece window for its two
-special tokens. A sentence longer than the limit is split between words. Ids are hashes of
-the content and position, so an unchanged file always yields the same ids.
+special tokens. A sentence longer than the limit is split between words. Characters are
+bounded too, at CHARS_PER_TOKEN times the token limit: the tokenizer counts a "word" of more
+than 100 characters as one unknown piece, so a line without spaces would otherwise make one
+giant chunk. Ids are hashes of the content and position, so an unchanged file always yields
+the same ids.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
-from tripartite.lexical.model import (ChunkRecord, DocumentRecords, ParsedDocument, SectionRecord,
-                                      short_hash)
+from tripartite.lexical.ids import short_hash
+from tripartite.lexical.model import ChunkRecord, DocumentRecords, ParsedDocument, SectionRecord
 from tripartite.lexical.sentences import sentences_of
 
 CHUNKER_VERSION = "sentences-v1"
 DEFAULT_CHUNK_TOKENS = 200
+CHARS_PER_TOKEN = 8  # English prose averages 4 to 5 characters a word piece: only degenerate text reaches this
 
 
 class TokenCounter(Protocol):
@@ -40,8 +44,10 @@ def chunker_signature(counter: TokenCounter, max_tokens: int) -> str:
 
 def _pieces_by_section(document: ParsedDocument, counter: TokenCounter, max_tokens: int) -> list[list[_Piece]]:
     """Sentences of every section, counted in one batch (the tokenizer runs them in parallel)."""
-    located = [(n, p, sentence) for n, section in enumerate(document.sections)
-               for p, paragraph in enumerate(sentences_of(section.body)) for sentence in paragraph]
+    max_chars = max_tokens * CHARS_PER_TOKEN
+    located = [(n, p, window) for n, section in enumerate(document.sections)
+               for p, paragraph in enumerate(sentences_of(section.body)) for sentence in paragraph
+               for window in char_windows(sentence, max_chars)]
     counts = counter.count_many([sentence for _, _, sentence in located]) if located else []
     pieces: list[list[_Piece]] = [[] for _ in document.sections]
     for (n, paragraph, sentence), tokens in zip(located, counts):
@@ -52,11 +58,23 @@ def _pieces_by_section(document: ParsedDocument, counter: TokenCounter, max_toke
     return pieces
 
 
+def char_windows(text: str, max_chars: int) -> list[str]:
+    """`text` cut into pieces of at most max_chars characters, at a space where there is one."""
+    windows = []
+    while len(text) > max_chars:
+        cut = text.rfind(" ", max_chars // 2, max_chars)
+        cut = cut if cut > 0 else max_chars
+        windows.append(text[:cut].strip())
+        text = text[cut:].strip()
+    return windows + ([text] if text else [])
+
+
 def _pack(pieces: list[_Piece], max_tokens: int) -> list[tuple[str, int]]:
     chunks: list[tuple[str, int]] = []
     text, tokens, paragraph = "", 0, -1
+    max_chars = max_tokens * CHARS_PER_TOKEN
     for piece in pieces:
-        if text and tokens + piece.tokens > max_tokens:
+        if text and (tokens + piece.tokens > max_tokens or len(text) + 2 + len(piece.text) > max_chars):
             chunks.append((text, tokens))
             text, tokens = "", 0
         if text:

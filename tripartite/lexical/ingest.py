@@ -6,6 +6,7 @@ batches, one transaction per batch.
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -13,8 +14,9 @@ from typing import Callable
 from tripartite.infra.graph import Graph
 from tripartite.lexical.chunker import chunk_document, chunker_signature
 from tripartite.lexical.model import DocumentRecords
-from tripartite.lexical.readers import EmptyDocument, IngestError, discover, document_ids, read_document
-from tripartite.lexical.store import document_states, write_documents
+from tripartite.lexical.ids import readable_ids, resolve_ids
+from tripartite.lexical.readers import EmptyDocument, IngestError, discover, read_document
+from tripartite.lexical.store import document_states, documents_by_path, write_documents
 
 CHUNKS_PER_TRANSACTION = 5000
 
@@ -26,6 +28,7 @@ class IngestReport:
     skipped: list[dict] = field(default_factory=list)   # unsupported types, empty files
     failed: list[dict] = field(default_factory=list)    # one-line errors, nothing written
     missing: list[str] = field(default_factory=list)
+    renamed: list[dict] = field(default_factory=list)   # another source holds the readable id
 
     @property
     def chunks_written(self) -> int:
@@ -33,17 +36,34 @@ class IngestReport:
 
     def as_dict(self) -> dict:
         return {"ingested": self.ingested, "unchanged": self.unchanged, "skipped": self.skipped,
-                "failed": self.failed, "missing": self.missing}
+                "failed": self.failed, "missing": self.missing, "renamed": self.renamed}
 
 
-def ingest_paths(graph: Graph, paths: list[str], counter, max_tokens: int,
-                 max_bytes: int, on_file: Callable[[Path], None] = lambda p: None) -> IngestReport:
+def document_ids(graph: Graph, files: list[Path], replace: bool = False) -> tuple[dict[Path, str], list[dict]]:
+    """The id each file is stored under (see tripartite/lexical/ids.py), and the files whose
+    readable id another source holds."""
+    candidates = {str(f): i for f, i in readable_ids(files).items()}
+    if not candidates:
+        return {}, []
+    by_path = documents_by_path(graph, list(candidates))
+    by_id = document_states(graph, list(candidates.values()))
+    resolution = resolve_ids(candidates, by_path, by_id, lambda path: hashlib.sha256(Path(path).read_bytes()).hexdigest(),
+                             replace)
+    renamed = [{"path": path, "id": resolution.ids[path], "taken_by": by_id[wanted]["path"], "wanted": wanted}
+               for path, wanted in resolution.renamed.items()]
+    return {Path(path): i for path, i in resolution.ids.items()}, renamed
+
+
+def ingest_paths(graph: Graph, paths: list[str], counter, max_tokens: int, max_bytes: int,
+                 on_file: Callable[[Path], None] = lambda p: None, replace: bool = False) -> IngestReport:
+    """Ingest files and folders. A source keeps the id it was stored under; a new source whose
+    readable id another source holds gets a suffixed id, unless `replace` hands it that id."""
     report = IngestReport()
     found = discover(paths)
     report.missing = [str(p) for p in found.missing]
     report.skipped = [{"path": str(p), "reason": f"unsupported file type {p.suffix or '(none)'}"}
                       for p in found.unsupported]
-    ids = document_ids(found.supported)
+    ids, report.renamed = document_ids(graph, found.supported, replace)
     states = document_states(graph, list(ids.values())) if ids else {}
     signature = chunker_signature(counter, max_tokens)
     batch: list[DocumentRecords] = []
@@ -75,7 +95,8 @@ def ingest_paths(graph: Graph, paths: list[str], counter, max_tokens: int,
             report.failed.append({"path": str(path), "error": str(exc)})
             continue
         state = states.get(document_id)
-        if state and state["content_hash"] == parsed.content_hash and state["chunker"] == signature:
+        if state and state["content_hash"] == parsed.content_hash and state["chunker"] == signature \
+                and state["path"] == parsed.path:
             report.unchanged.append({"id": document_id, "path": str(path)})
             continue
         records = chunk_document(parsed, counter, max_tokens)

@@ -1,8 +1,6 @@
 """Plain data for one parsed document, before it is written to Neo4j."""
 from __future__ import annotations
 
-import hashlib
-import re
 from dataclasses import dataclass, field
 
 from tripartite.infra.errors import TripartiteError
@@ -65,16 +63,3 @@ class DocumentRecords:
     chunker: str  # signature of the chunker settings; a change re-chunks the document
     sections: list[SectionRecord] = field(default_factory=list)
     chunks: list[ChunkRecord] = field(default_factory=list)
-
-
-def short_hash(*parts: str, length: int = 12) -> str:
-    digest = hashlib.sha1("\x1f".join(parts).encode("utf-8")).hexdigest()
-    return digest[:length]
-
-
-_SLUG = re.compile(r"[^a-z0-9]+")
-
-
-def slugify(text: str) -> str:
-    slug = _SLUG.sub("-", text.lower()).strip("-")
-    return slug or "document"

@@ -3,6 +3,7 @@ else one section per page."""
 from __future__ import annotations
 
 import io
+import logging
 from pathlib import Path
 
 from tripartite.lexical.model import IngestError, ParsedSection
@@ -11,6 +12,9 @@ from tripartite.lexical.model import IngestError, ParsedSection
 def pdf_sections(path: Path, data: bytes) -> tuple[str, list[ParsedSection]]:
     from pypdf import PdfReader
     from pypdf.errors import FileNotDecryptedError, PdfReadError
+
+    # pypdf logs its own warnings about damaged files; the one line below says what matters.
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
 
     try:
         reader = PdfReader(io.BytesIO(data))

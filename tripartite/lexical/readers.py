@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Iterable
 
 from tripartite.lexical.markdown import first_heading, markdown_sections
-from tripartite.lexical.model import EmptyDocument, IngestError, ParsedDocument, ParsedSection, short_hash, slugify
+from tripartite.lexical.model import EmptyDocument, IngestError, ParsedDocument, ParsedSection
 from tripartite.lexical.pdf import pdf_sections
 
 MARKDOWN = {".md", ".markdown", ".mdown", ".mkd"}
@@ -28,8 +28,8 @@ class Discovered:
     missing: list[Path]
 
 
-def discover(paths: Iterable[str | Path]) -> Discovered:
-    """Files to ingest from files and folders (recursively, hidden entries skipped)."""
+def discover(paths: Iterable[str | Path], kinds: set[str] = SUPPORTED) -> Discovered:
+    """Files of the given suffixes from files and folders (recursively, hidden entries skipped)."""
     supported: list[Path] = []
     unsupported: list[Path] = []
     missing: list[Path] = []
@@ -44,29 +44,8 @@ def discover(paths: Iterable[str | Path]) -> Discovered:
             missing.append(path)
             continue
         for file in candidates:
-            (supported if file.suffix.lower() in SUPPORTED else unsupported).append(file.resolve())
+            (supported if file.suffix.lower() in kinds else unsupported).append(file.resolve())
     return Discovered(list(dict.fromkeys(supported)), unsupported, missing)
-
-
-def document_ids(files: list[Path]) -> dict[Path, str]:
-    """A readable id per file from its name; same-named files get as many of their parent
-    folders as prefix as it takes to tell them apart (then a path hash as a last resort)."""
-    by_stem: dict[str, list[Path]] = {}
-    for file in files:
-        by_stem.setdefault(slugify(file.stem), []).append(file)
-    ids: dict[Path, str] = {}
-    for stem, group in by_stem.items():
-        if len(group) == 1:
-            ids[group[0]] = stem
-            continue
-        for depth in range(1, 4):
-            candidates = {f: "-".join([*(slugify(p) for p in f.parent.parts[-depth:]), stem]) for f in group}
-            if len(set(candidates.values())) == len(group):
-                break
-        else:
-            candidates = {f: f"{stem}-{short_hash(str(f), length=8)}" for f in group}
-        ids.update(candidates)
-    return ids
 
 
 def decode_text(path: Path, data: bytes) -> str:
@@ -109,5 +88,6 @@ def read_document(path: Path, document_id: str, max_bytes: int = DEFAULT_MAX_BYT
             sections = [ParsedSection(title, 1, (title,), None, body)] if body else []
             fmt = "text"
     if not any(s.body.strip() for s in sections):
-        raise EmptyDocument(f"{path}: no text to ingest (empty file)")
+        what = "only headings, no text under them" if sections else "empty file"
+        raise EmptyDocument(f"{path}: no text to ingest ({what})")
     return ParsedDocument(document_id, title, str(path), fmt, content_hash, size, tuple(sections))

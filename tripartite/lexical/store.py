@@ -32,6 +32,7 @@ def _write_batch(tx: ScriptTransaction, batch: Sequence[DocumentRecords]) -> Non
     for start in range(0, len(chunks), ROWS_PER_STATEMENT):
         tx.run("lexical/write_chunks", chunks=chunks[start:start + ROWS_PER_STATEMENT])
     tx.run("lexical/structure_edges", document_ids=ids)
+    tx.run("selection/inputs_changed", what="documents")
 
 
 def write_documents(graph: Graph, batch: Sequence[DocumentRecords]) -> None:
@@ -55,6 +56,11 @@ def document_states(graph: Graph, ids: list[str]) -> dict[str, dict]:
     return {row["id"]: row for row in graph.run("lexical/document_state", document_ids=ids)}
 
 
+def documents_by_path(graph: Graph, paths: list[str]) -> dict[str, str]:
+    """path -> id of the documents stored from these source files."""
+    return {row["path"]: row["id"] for row in graph.run("lexical/documents_by_path", paths=paths)}
+
+
 def list_documents(graph: Graph) -> list[dict]:
     return graph.run("lexical/list_documents")
 
@@ -67,7 +73,8 @@ def remove_document(graph: Graph, document_id: str) -> int | None:
     the document is still listed and removing it again finishes the job."""
     if not graph.run("lexical/document_state", document_ids=[document_id]):
         return None
-    counted = graph.run("lexical/remove_document_evidence", document_id=document_id)
+    counted = graph.write_transaction(lambda tx: (tx.run("selection/inputs_changed", what="documents"),
+                                                  tx.run("lexical/remove_document_evidence", document_id=document_id))[1])
     graph.run("lexical/purge_document", document_id=document_id)
     return counted[0]["chunks"] if counted else 0
 

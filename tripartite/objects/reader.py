@@ -1,6 +1,7 @@
 """Reading an object under investigation (a patient anamnesis, a fault report) from a file.
 
-An object's id is its file name without extension; its text is the file's text.
+An object's id is its file name without extension (Unicode letters kept; see
+tripartite/lexical/ids.py for how a stored source keeps its id); its text is the file's text.
 """
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tripartite.lexical.markdown import first_heading
-from tripartite.lexical.model import IngestError, slugify
+from tripartite.lexical.ids import slugify
+from tripartite.lexical.model import IngestError
 from tripartite.lexical.readers import decode_text
 
 SUPPORTED = {".md", ".markdown", ".txt", ".text"}

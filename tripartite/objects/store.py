@@ -3,24 +3,36 @@ nothing; a changed one loses what was derived from its old text."""
 from __future__ import annotations
 
 from dataclasses import asdict
+from dataclasses import replace as replace_field
 
 from tripartite.infra.graph import Graph
+from tripartite.lexical.ids import resolve_ids
 from tripartite.lexical.model import IngestError
 from tripartite.objects.reader import ObjectRecord
 
 
-def add_objects(graph: Graph, records: list[ObjectRecord]) -> dict[str, list[str]]:
-    """Store objects in one transaction; report which were added, changed or unchanged."""
+def add_objects(graph: Graph, records: list[ObjectRecord], replace: bool = False) -> dict[str, list]:
+    """Store objects in one transaction; report which were added, changed or unchanged, and
+    which got another id because theirs belongs to another source (see lexical/ids.py)."""
     ids = [r.id for r in records]
     if len(set(ids)) != len(ids):
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         raise IngestError(f"two files give the same object id {', '.join(dupes)}; rename one of them")
+    by_path = {row["path"]: row["id"] for row in graph.run("objects/objects_by_path", paths=[r.path for r in records])}
+    by_id = {row["id"]: row for row in graph.run("objects/object_state", object_ids=ids)}
+    hashes = {r.path: r.content_hash for r in records}
+    resolution = resolve_ids({r.path: r.id for r in records}, by_path, by_id, hashes.__getitem__, replace)
+    records = [replace_field(r, id=resolution.ids[r.path]) for r in records]
+    ids = [r.id for r in records]
     state = {row["id"]: row for row in graph.run("objects/object_state", object_ids=ids)}
-    report: dict[str, list[str]] = {"added": [], "changed": [], "unchanged": []}
+    report: dict[str, list] = {"added": [], "changed": [], "unchanged": [],
+                               "renamed": [{"path": path, "id": resolution.ids[path], "wanted": wanted,
+                                            "taken_by": by_id[wanted]["path"]}
+                                           for path, wanted in resolution.renamed.items()]}
     changed = []
     for record in records:
         old = state.get(record.id)
-        if old and old["content_hash"] == record.content_hash:
+        if old and old["content_hash"] == record.content_hash and old["path"] == record.path:
             report["unchanged"].append(record.id)
             continue
         report["changed" if old else "added"].append(record.id)

@@ -124,6 +124,29 @@ def _rejoin_flow_commas(item: dict, allowed: set) -> dict:
     return fixed
 
 
+def _broader_cycle(broader: dict[str, tuple[str, ...]]) -> list[str]:
+    """A circle of broader links (a -> b -> a), or [] when there is none."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    trail: list[str] = []
+
+    def visit(key: str) -> list[str]:
+        state[key] = 1
+        trail.append(key)
+        for parent in broader.get(key, ()):
+            if state.get(parent) == 1:
+                return trail[trail.index(parent):] + [parent]
+            if parent not in state and (found := visit(parent)):
+                return found
+        trail.pop()
+        state[key] = 2
+        return []
+
+    for key in broader:
+        if key not in state and (found := visit(key)):
+            return found
+    return []
+
+
 def parse_ontology(path: Path) -> Ontology:
     try:
         raw = path.read_bytes()
@@ -203,6 +226,9 @@ def parse_ontology(path: Path) -> Ontology:
                 raise _fail(path, f"concept {concept.key!r} has broader {parent!r}, which is not a concept here")
             if parent == concept.key:
                 raise _fail(path, f"concept {concept.key!r} lists itself as broader")
+    cycle = _broader_cycle({c.key: c.broader for c in concepts})
+    if cycle:
+        raise _fail(path, f"broader links go round in a circle ({' -> '.join(cycle)}); remove one of them")
     if not concepts:
         raise _fail(path, "defines no concepts; add some under a class")
     return Ontology(name, text_value(data.get("version"), path, "version") or "1",

@@ -20,7 +20,9 @@ def load_ontology(graph: Graph, ontology: Ontology, question: str = "", force: b
                 for c in ontology.concepts]
     meta = {"id": ontology.name, "version": ontology.version, "description": ontology.description,
             "source": ontology.source, "checksum": ontology.checksum, "question": question}
-    graph.run("ontology/write_ontology", ontology=meta, classes=classes, concepts=concepts)
+    graph.write_transaction(lambda tx: (tx.run("ontology/write_ontology", ontology=meta, classes=classes,
+                                               concepts=concepts),
+                                        tx.run("selection/inputs_changed", what="ontology")))
     return True
 
 

@@ -25,6 +25,17 @@ class NoPrompt(TripartiteError):
     """The object has nothing to build a prompt from (unknown, or not analysed)."""
 
 
+class StaleSelection(TripartiteError):
+    """The stored selection does not reflect the graph (never run, interrupted, or inputs changed)."""
+
+
+def check_fresh(graph: Graph, object_id: str) -> None:
+    """Refuse, in one line naming the command to run, a selection a prompt cannot trust."""
+    row = graph.one("selection/freshness", object_id=object_id)
+    if row["freshness"] != "fresh":
+        raise StaleSelection(row["hint"])
+
+
 def prompt_material(graph: Graph, object_id: str, max_per_concept: int | None = None, selection: str = "floor",
                     max_tokens: int | None = None, fixed_tokens: int = 0,
                     tokens_per_concept: int | None = None) -> list[dict]:
@@ -44,6 +55,7 @@ def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None,
     prompt is then measured, and the script's budget searched for the largest prompt that fits."""
     if selection not in SELECTIONS:
         raise TripartiteError(f"selection {selection!r} is unknown; use one of {', '.join(SELECTIONS)}")
+    check_fresh(graph, object_id)
     alpha, beta = parameters(graph)
     budgeted = max_tokens is not None or tokens_per_concept is not None
     if question is None and budgeted:  # its size is part of the budget: know it first

@@ -25,14 +25,27 @@ class SelectionReport:
     selected_beta: int
     concepts: int
     floor: int  # each (object, concept)'s best candidate that alpha and beta left out
+    full: bool = True  # False: an incremental run over some objects
 
 
 def select(graph: Graph, alpha: float, beta: float, object_ids: list[str] | None = None,
            on_step: Callable[[str, float], None] | None = None) -> SelectionReport:
     """Score the candidates of some objects (or all), rebuild P_c for the concepts they touch
     (or all), and classify. With object_ids, the other objects' Evidence is rewritten only
-    where a moved threshold changes its class; the report then counts those objects alone."""
+    where a moved threshold changes its class; the report then counts those objects alone.
+    An incremental run becomes a full one when inputs other than objects changed since the
+    last full run, or that run did not finish. The run is recorded in the graph from start to
+    finish, so prompts can refuse the mix an interrupted run leaves."""
     _refuse_old_evidence(graph)
+    if object_ids is not None:
+        known = {row["id"] for row in graph.run("objects/object_state", object_ids=object_ids)}
+        missing = [o for o in object_ids if o not in known]
+        if missing:
+            raise TripartiteError(f"no object with id {missing[0]!r}; see `tripartite objects list`")
+        if not graph.one("selection/inputs_state")["current"]:
+            object_ids = None  # the others' candidates may have changed too
+    run = uuid.uuid4().hex
+    graph.run("selection/begin_run", run=run, alpha=alpha, beta=beta, object_ids=object_ids)
 
     # Each step commits in small transactions (a million candidates do not fit in one); a run
     # that is interrupted leaves a mix, and running select again puts it right.
@@ -45,13 +58,15 @@ def select(graph: Graph, alpha: float, beta: float, object_ids: list[str] | None
     concept_ids = None
     if object_ids is not None:  # before and after: concepts an object lost count too
         concept_ids = set(_touched_concepts(graph, object_ids))
-    step("score", object_ids=object_ids, run=uuid.uuid4().hex)
+    step("score", object_ids=object_ids, run=run)
     if object_ids is not None:
         concept_ids = sorted(concept_ids | set(_touched_concepts(graph, object_ids)))
     step("distribution", concept_ids=concept_ids, alpha=alpha, beta=beta)
     step("classify", object_ids=object_ids)
+    graph.run("selection/finish_run", run=run, object_ids=object_ids)
     counts = graph.run("selection/summary", object_ids=object_ids)[0]
-    return SelectionReport(counts["candidates"], counts["alpha"], counts["beta"], counts["concepts"], counts["floor"])
+    return SelectionReport(counts["candidates"], counts["alpha"], counts["beta"], counts["concepts"], counts["floor"],
+                           full=object_ids is None)
 
 
 def reclassify(graph: Graph, alpha: float, beta: float) -> None:

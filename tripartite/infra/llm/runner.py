@@ -1,6 +1,8 @@
 """The one path for every LLM call: cache, bounded concurrency, retries with backoff,
-JSON validation with one repair attempt, and token accounting per stage. What it runs are
-tasks (see tasks.py); an offline provider answers them itself."""
+JSON validation with one repair attempt, token accounting per stage, and a circuit breaker:
+a run stops after a row of failed tasks, and at once on an error that cannot succeed on retry
+(a bad request, a refused key, an unknown model). What it runs are tasks (see tasks.py); an
+offline provider answers them itself."""
 from __future__ import annotations
 
 import random
@@ -31,9 +33,10 @@ class StageStats:
 @dataclass
 class Outcome:
     task: Any
-    result: Any             # the parsed answer; None when the task failed
+    result: Any             # the parsed answer; None when the task failed or was not sent
     error: str | None = None
     cached: bool = False
+    skipped: bool = False   # not sent: the run had stopped (see LLMRunner.stopped)
 
 
 @dataclass
@@ -53,7 +56,8 @@ class Accounting:
 
 class LLMRunner:
     def __init__(self, provider, cache: AnswerCache | None, concurrency: int = 4, max_attempts: int = 5,
-                 backoff_seconds: float = 1.0, sleep: Callable[[float], None] = time.sleep):
+                 backoff_seconds: float = 1.0, sleep: Callable[[float], None] = time.sleep,
+                 failures_in_a_row: int = 5):
         self.provider = provider
         self.cache = cache
         self.concurrency = max(1, concurrency)
@@ -61,6 +65,10 @@ class LLMRunner:
         self.backoff_seconds = backoff_seconds
         self.sleep = sleep
         self.accounting = Accounting()
+        self.failures_in_a_row = failures_in_a_row
+        self.stopped: str | None = None  # why the run stopped early, if it did
+        self._row = 0                    # failed tasks since the last success
+        self._breaker = threading.Lock()
 
     def is_cached(self, task) -> bool:
         """Whether the task's answer is in the cache already (an offline provider has none)."""
@@ -91,6 +99,8 @@ class LLMRunner:
         return outcome.result
 
     def _one(self, task) -> Outcome:
+        if self.stopped:
+            return Outcome(task, None, skipped=True)
         self.accounting.add(task.stage, tasks=1)
         if self.provider.offline:
             result, _ = self.provider.answer(task)
@@ -113,10 +123,26 @@ class LLMRunner:
                 result = task.parse(self._complete(task, messages))
         except (InvalidAnswer, ProviderError, RetryableError) as exc:
             self.accounting.add(task.stage, failures=1)
+            self._failed(exc)
             return Outcome(task, None, error=f"{task.stage} {task.item_id}: {type(exc).__name__}: {exc}")
+        with self._breaker:
+            self._row = 0
         if self.cache:
             self.cache.put(key, result, {})
         return Outcome(task, result)
+
+    def _failed(self, exc: Exception) -> None:
+        """The circuit breaker: stop at once on an error no retry fixes, or after a row of failures."""
+        with self._breaker:
+            self._row += 1
+            if self.stopped:
+                return
+            if isinstance(exc, ProviderError):
+                self.stopped = (f"the endpoint refused a request that cannot succeed on retry ({exc}); fix the "
+                                "model name, key or endpoint and run again")
+            elif self._row >= self.failures_in_a_row:
+                self.stopped = (f"{self._row} tasks in a row failed (the last: {type(exc).__name__}: {exc}); check the "
+                                "endpoint and run again")
 
     def complete_text(self, prompt: str | list[dict], stage: str = "ask") -> str:
         """A free-text answer (no JSON schema) to a prompt or a list of chat messages, through

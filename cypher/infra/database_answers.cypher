@@ -1,0 +1,3 @@
+// read: whether the configured database answers at all (doctor's first question to it).
+
+RETURN 1 AS answers;

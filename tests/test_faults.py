@@ -1,0 +1,357 @@
+"""Fault injection: bad input, a failing LLM endpoint, concurrent migrations, an interrupted
+selection and a server that dies mid-ingest. Each case asserts the one line a user sees, the
+exit code, and the graph's counts before and after: nothing lost without a word."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import REPO, cli_env, free_port
+from fake_openai import FakeOpenAI
+from tripartite.cli import cli
+from tripartite.infra.paths import samples_dir
+
+pytestmark = pytest.mark.neo4j
+
+
+def invoke(args, env):
+    return CliRunner().invoke(cli, args, env=env)
+
+
+def one_error_line(result) -> str:
+    """The output of a failed command: exactly one line, an error."""
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.output
+    return lines[0]
+
+
+def counts(driver) -> dict:
+    records, _, _ = driver.execute_query("""
+        RETURN COUNT { (:Document) } AS documents, COUNT { (:Section) } AS sections, COUNT { (:Chunk) } AS chunks,
+               COUNT { (:Object) } AS objects, COUNT { (:Concept) } AS concepts,
+               COUNT { ()-[:MENTIONED_IN]->() } AS mentioned_in, COUNT { ()-[:CONCERNS]->() } AS concerns,
+               COUNT { (:Evidence) } AS evidence""")
+    return dict(records[0])
+
+
+@pytest.fixture
+def env(neo4j_db, tmp_path):
+    env = cli_env(neo4j_db, tmp_path)
+    assert invoke(["migrate"], env).exit_code == 0
+    return env
+
+
+@pytest.fixture
+def sample(env):
+    for args in (["ingest", str(samples_dir() / "guidelines")], ["ontology", "load", "cardiology"],
+                 ["objects", "add", str(samples_dir() / "objects"), "--kind", "anamnesis"], ["analyze"], ["select"]):
+        result = invoke(args, env)
+        assert result.exit_code == 0, (args, result.output)
+    return env
+
+
+# ---- ids: nothing replaced without a word -----------------------------------------------------
+def test_non_latin_and_same_named_sources_keep_their_own_documents(env, driver, tmp_path):
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir(), second.mkdir()
+    (first / "日本.md").write_text("# 日本\n\nTokyo is the capital.\n", encoding="utf-8")
+    (first / "中国.md").write_text("# 中国\n\nBeijing is the capital.\n", encoding="utf-8")
+    (second / "日本.md").write_text("# 日本\n\nAnother text about Japan.\n", encoding="utf-8")
+    assert invoke(["ingest", str(first / "日本.md"), "--no-embed"], env).exit_code == 0
+    assert invoke(["ingest", str(first / "中国.md"), "--no-embed"], env).exit_code == 0
+    ids = lambda: sorted(r["id"] for r in driver.execute_query("MATCH (d:Document) RETURN d.id AS id").records)  # noqa: E731
+    assert ids() == ["中国", "日本"]
+    # A same-named file from another folder, in a later run: stored beside it, and said so.
+    result = invoke(["ingest", str(second / "日本.md"), "--no-embed"], env)
+    assert result.exit_code == 0 and "belongs to" in result.output and "--replace" in result.output
+    assert len(ids()) == 3 and "日本" in ids()
+    texts = {r["t"] for r in driver.execute_query("MATCH (c:Chunk) RETURN c.text AS t").records}
+    assert {"Tokyo is the capital.", "Another text about Japan."} <= texts
+    # Ingesting the first source again finds its own document, whatever ran in between.
+    again = json.loads(invoke(["ingest", str(first / "日本.md"), "--no-embed", "--json"], env).output)
+    assert [d["id"] for d in again["unchanged"]] == ["日本"]
+    # --replace hands the id of another source over to a new one, explicitly.
+    third = tmp_path / "c"
+    third.mkdir()
+    (third / "日本.md").write_text("# 日本\n\nA third text, replacing the first.\n", encoding="utf-8")
+    replaced = json.loads(invoke(["ingest", str(third / "日本.md"), "--no-embed", "--replace", "--json"], env).output)
+    assert [(d["id"], d["replaced"]) for d in replaced["ingested"]] == [("日本", True)]
+    texts = {r["t"] for r in driver.execute_query("MATCH (c:Chunk) RETURN c.text AS t").records}
+    assert "Tokyo is the capital." not in texts and "A third text, replacing the first." in texts and len(ids()) == 3
+
+
+def test_objects_from_another_source_are_not_replaced(env, driver, tmp_path):
+    (tmp_path / "x").mkdir(), (tmp_path / "y").mkdir()
+    (tmp_path / "x" / "case.md").write_text("Chest pain at rest.\n")
+    (tmp_path / "y" / "case.md").write_text("Shortness of breath on stairs.\n")
+    assert invoke(["objects", "add", str(tmp_path / "x" / "case.md"), "--kind", "anamnesis"], env).exit_code == 0
+    result = invoke(["objects", "add", str(tmp_path / "y" / "case.md"), "--kind", "anamnesis"], env)
+    assert result.exit_code == 0 and "belongs to" in result.output
+    texts = sorted(r["t"] for r in driver.execute_query("MATCH (o:Object) RETURN o.text AS t").records)
+    assert texts == ["Chest pain at rest.", "Shortness of breath on stairs."]
+
+
+def test_demo_never_touches_a_database_with_other_content(env, driver, tmp_path):
+    other = tmp_path / "hypertension.md"  # the user's own document, named like a sample one
+    other.write_text("# Hypertension\n\nMy own notes on blood pressure.\n")
+    assert invoke(["ingest", str(other), "--no-embed"], env).exit_code == 0
+    before = counts(driver)
+    line = one_error_line(invoke(["demo"], env))
+    assert "the demo must not touch" in line and "hypertension" in line
+    assert counts(driver) == before
+
+
+# ---- the selection's state ----------------------------------------------------------------
+def test_prompts_refuse_a_selection_the_graph_moved_past(sample, driver, tmp_path):
+    assert invoke(["prompt", "patient-b"], sample).exit_code == 0
+    # A changed object: its own incremental select puts it right.
+    note = samples_dir() / "objects" / "patient-b.md"
+    changed = tmp_path / "objects"
+    changed.mkdir()
+    (changed / "patient-b.md").write_text(note.read_text() + "\nShe also smokes.\n")
+    assert invoke(["objects", "add", str(changed / "patient-b.md"), "--kind", "anamnesis", "--replace"],
+                  sample).exit_code == 0
+    line = one_error_line(invoke(["prompt", "patient-b"], sample))
+    assert "changed since the last `tripartite select`" in line and "select --object patient-b" in line
+    assert invoke(["analyze"], sample).exit_code == 0
+    assert invoke(["select", "--object", "patient-b"], sample).exit_code == 0
+    assert invoke(["prompt", "patient-b"], sample).exit_code == 0
+    # A new document changes every object's candidates: a full select is needed.
+    doc = tmp_path / "extra.md"
+    doc.write_text("# Extra\n\nBlood thinners such as warfarin lower the stroke risk in atrial fibrillation.\n")
+    assert invoke(["ingest", str(doc)], sample).exit_code == 0
+    line = one_error_line(invoke(["prompt", "patient-a"], sample))
+    assert "changed since the last full `tripartite select`" in line
+    result = invoke(["select", "--object", "patient-a"], sample)  # runs a full select, and says so
+    assert result.exit_code == 0 and "every object was selected again" in result.output
+    assert invoke(["prompt", "patient-a"], sample).exit_code == 0
+    assert "no object with id 'nosuch'" in one_error_line(invoke(["select", "--object", "nosuch"], sample))
+
+
+def test_a_killed_select_is_refused_until_select_runs_again(env, driver, tmp_path):
+    # A graph big enough that select takes a few seconds: 60 objects x 8 concepts x 120 chunks.
+    driver.execute_query("""
+        UNWIND range(0, 119) AS i CREATE (:Chunk {id: 't' + i, index: i})
+        WITH count(*) AS _ UNWIND range(0, 7) AS j CREATE (:Concept {id: 'c' + j, name: 'c' + j})
+        WITH count(*) AS _ UNWIND range(0, 59) AS k CREATE (:Object {id: 'o' + k, kind: 'test', text: 'o'})""")
+    driver.execute_query("""
+        MATCH (c:Concept), (t:Chunk) CREATE (c)-[m:MENTIONED_IN {summary: c.id + t.id}]->(t)
+        WITH m CALL db.create.setRelationshipVectorProperty(m, 'embedding', [rand(), rand(), rand()])""")
+    driver.execute_query("""
+        MATCH (o:Object), (c:Concept) CREATE (o)-[r:CONCERNS {summary: o.id + c.id}]->(c)
+        WITH r CALL db.create.setRelationshipVectorProperty(r, 'embedding', [rand(), rand(), rand()])""")
+    command = [sys.executable, "-m", "tripartite", "select", "--alpha", "0.8", "--beta", "0.3"]
+    process = subprocess.Popen(command, env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # kill it once it is under way
+        records, _, _ = driver.execute_query("MATCH (s:SelectionState) RETURN s.state AS state")
+        if records and records[0]["state"] == "running" and driver.execute_query(
+                "RETURN COUNT { (:Evidence) } AS n").records[0]["n"] > 0:
+            break
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    line = one_error_line(invoke(["prompt", "o1"], env))
+    assert "did not finish" in line and "alpha 0.8, beta 0.3" in line and "run `tripartite select` again" in line
+    assert invoke(["select"], env).exit_code == 0
+    assert invoke(["prompt", "o1", "--format", "json"], env).exit_code == 0
+
+
+# ---- the LLM endpoint fails ----------------------------------------------------------------
+@pytest.fixture
+def loaded(env):
+    for args in (["ingest", str(samples_dir() / "guidelines")], ["ontology", "load", "cardiology"],
+                 ["objects", "add", str(samples_dir() / "objects"), "--kind", "anamnesis"]):
+        assert invoke(args, env).exit_code == 0
+    return env
+
+
+@pytest.mark.parametrize("failure, most_requests, says", [
+    ("500", 5 * 5, "5 tasks in a row failed"),                    # retried, then the breaker
+    ("400", 1, "cannot succeed on retry"),                        # no retry, no second task
+    ("401", 0, "refused the API key"),                            # the reachability check, before any call
+    ("malformed", 5 * 2, "5 tasks in a row failed"),              # each task: one call and one repair
+])
+def test_a_failing_endpoint_stops_the_run_early_and_loses_nothing(loaded, driver, failure, most_requests, says):
+    before = counts(driver)
+    with FakeOpenAI() as server:
+        server.always = failure
+        env = {**loaded, "OPENAI_BASE_URL": server.base_url, "TRIPARTITE_LLM_MODEL": "fake-chat",
+               "TRIPARTITE_LLM_BACKOFF": "0.01", "OPENAI_API_KEY": "sk-secret-key"}
+        result = invoke(["analyze", "--concurrency", "1"], env)
+        assert result.exit_code == 1
+        assert len(server.chat_requests()) <= most_requests
+        stopped = [line for line in result.output.splitlines() if says in line]
+        assert len(stopped) == 1 and stopped[0].startswith("error: ")
+        assert "sk-secret" not in result.output
+        assert counts(driver) == before  # nothing written for the failed tasks
+        # The tasks stay pending: a healthy endpoint finishes them.
+        server.always = None
+        assert invoke(["analyze"], env).exit_code == 0
+        assert counts(driver)["mentioned_in"] > 0
+
+
+def test_doctor_never_prints_what_an_endpoint_refusing_the_key_says(env):
+    with FakeOpenAI() as server:
+        server.always = "401"
+        result = invoke(["doctor"], {**env, "OPENAI_BASE_URL": server.base_url.replace("//", "//user:sk-secret@"),
+                                     "TRIPARTITE_LLM_MODEL": "fake-chat", "OPENAI_API_KEY": "sk-secret-key"})
+        assert "refused the API key" in result.output and "sk-secret" not in result.output
+
+
+# ---- bad input -----------------------------------------------------------------------------
+def bad_inputs(folder: Path) -> dict[str, tuple[list[str], str]]:
+    folder.mkdir()
+    (folder / "binary.md").write_bytes(b"\x00\x01\x02 not text")
+    (folder / "latin1.md").write_bytes("# Caf\xe9\n\nCaf\xe9 au lait.\n".encode("latin-1"))
+    (folder / "empty.md").write_text("")
+    (folder / "headings.md").write_text("# Only\n\n## Headings\n")
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer\n%%EOF")
+    (folder / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (folder / "cycle.yaml").write_text("name: loop\nclasses:\n  - id: k\n    concepts:\n"
+                                       "      - {id: a, name: A, broader: [b]}\n      - {id: b, name: B, broader: [a]}\n")
+    return {
+        "binary": (["ingest", str(folder / "binary.md")], "binary file"),
+        "encoding": (["ingest", str(folder / "latin1.md")], "not UTF-8"),
+        "missing": (["ingest", str(folder / "nope.md")], "no such file or folder"),
+        "broken pdf": (["ingest", str(folder / "broken.pdf")], "broken or unreadable PDF"),
+        "object image": (["objects", "add", str(folder / "image.png"), "--kind", "anamnesis"],
+                         "objects are read from Markdown or text files"),
+        "broader cycle": (["ontology", "load", str(folder / "cycle.yaml")], "go round in a circle (a -> b -> a)"),
+        "no such object": (["select", "--object", "nosuch"], "no object with id 'nosuch'"),
+    }
+
+
+@pytest.mark.parametrize("case", ["binary", "encoding", "missing", "broken pdf", "object image", "broader cycle",
+                                  "no such object"])
+def test_bad_input_is_one_line_and_writes_nothing(env, driver, tmp_path, case):
+    args, says = bad_inputs(tmp_path / "bad")[case]
+    before = counts(driver)
+    result = invoke(args, env)
+    assert result.exit_code == 1
+    assert says in one_error_line(result)
+    assert counts(driver) == before
+
+
+def test_empty_and_heading_only_files_are_skipped_with_their_reason(env, driver, tmp_path):
+    bad_inputs(tmp_path / "bad")
+    result = invoke(["ingest", str(tmp_path / "bad" / "empty.md"), str(tmp_path / "bad" / "headings.md"),
+                     "--no-embed"], env)
+    assert result.exit_code == 0
+    assert "empty.md: no text to ingest (empty file)" in result.output
+    assert "headings.md: no text to ingest (only headings, no text under them)" in result.output
+    assert counts(driver)["documents"] == 0
+
+
+def test_a_line_without_spaces_is_cut_into_bounded_chunks(env, driver, tmp_path):
+    path = tmp_path / "long.md"
+    path.write_text("# Long\n\n" + "x" * 200_000 + "\n")
+    assert invoke(["ingest", str(path), "--no-embed"], env).exit_code == 0
+    records, _, _ = driver.execute_query("MATCH (c:Chunk) RETURN count(c) AS n, max(size(c.text)) AS longest")
+    assert records[0]["n"] >= 100 and records[0]["longest"] <= 1600
+
+
+def test_a_malformed_directive_stops_the_migration(neo4j_db, driver, tmp_path):
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    (folder / "V001__x.cypher").write_text("// @database system\nCREATE (:Thing);")
+    result = invoke(["migrate"], {**cli_env(neo4j_db, tmp_path), "TRIPARTITE_MIGRATIONS_DIR": str(folder)})
+    assert result.exit_code == 1 and "malformed directive" in one_error_line(result)
+    assert driver.execute_query("RETURN COUNT { (:Thing) } AS n").records[0]["n"] == 0
+
+
+# ---- Neo4j fails in the middle of a command ---------------------------------------------------
+def test_neo4j_errors_are_one_line_and_the_traceback_waits_for_debug(env, neo4j_db, tmp_path):
+    wrong = {**env, "NEO4J_DATABASE": "nosuchdb"}
+    for args in (["documents", "list"], ["select"]):
+        line = one_error_line(invoke(args, wrong))
+        assert "has no database 'nosuchdb'" in line and "NEO4J_DATABASE" in line
+    doctor = invoke(["doctor"], wrong)
+    assert doctor.exit_code == 1 and "Traceback" not in doctor.output and "has no database 'nosuchdb'" in doctor.output
+    debug = invoke(["--debug", "documents", "list"], wrong)
+    assert debug.exit_code == 1 and "Traceback" in debug.output
+    uri = env["NEO4J_URI"].replace("://", "://neo4j:secret-password@")
+    shown = invoke(["documents", "list"], {**env, "NEO4J_URI": uri})
+    assert shown.exit_code == 0 and "secret-password" not in shown.output
+    config = invoke(["config"], {**env, "NEO4J_URI": uri, "OPENAI_BASE_URL": "http://user:sk-key@127.0.0.1:9/v1"})
+    assert "secret-password" not in config.output and "sk-key" not in config.output
+
+
+def test_two_migrations_at_once_leave_one_history(neo4j_db, driver, tmp_path):
+    env = {**os.environ, **cli_env(neo4j_db, tmp_path)}
+    command = [sys.executable, "-m", "tripartite", "migrate"]
+    runs = [subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            for _ in range(2)]
+    outputs = [run.communicate(timeout=300)[0] for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], outputs
+    assert not any("Traceback" in out or "deadlock" in out.lower() for out in outputs), outputs
+    records, _, _ = driver.execute_query("MATCH (m:__TripartiteMigration) RETURN m.file AS file, count(*) AS n")
+    assert records and all(r["n"] == 1 for r in records)
+    assert sum("applied V001" in out for out in outputs) == 1
+
+
+@pytest.mark.server
+def test_a_server_killed_mid_ingest_leaves_whole_documents(tmp_path, settings_for):
+    from neo4j import GraphDatabase
+
+    from tripartite.infra.config import load_settings
+    from tripartite.infra.server.local import LocalServer
+
+    settings = load_settings(env={k: v for k, v in os.environ.items() if not k.startswith("NEO4J_")}, cwd=REPO)
+    server = LocalServer(replace(settings.server, home=tmp_path / "home", bolt_port=free_port(),
+                                 http_port=free_port()), settings.cache_dir)
+    status = server.start()
+    try:
+        corpus = tmp_path / "corpus"
+        corpus.mkdir()
+        paragraph = "Atrial fibrillation raises the risk of stroke, and blood thinners lower it. " * 12
+        for n in range(400):
+            (corpus / f"doc-{n:03d}.md").write_text(f"# Document {n}\n\n" + f"{paragraph}\n\n" * 40)
+        env = {**os.environ, "NEO4J_URI": status.bolt_uri, "TRIPARTITE_CONFIG": "",
+               "TRIPARTITE_SERVER_HOME": str(tmp_path / "home")}
+        subprocess.run([sys.executable, "-m", "tripartite", "migrate"], env=env, check=True, capture_output=True)
+        ingest = subprocess.Popen([sys.executable, "-m", "tripartite", "ingest", str(corpus), "--no-embed"],
+                                  env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        with GraphDatabase.driver(status.bolt_uri, auth=None) as driver:
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and ingest.poll() is None:
+                if driver.execute_query("RETURN COUNT { (:Document) } AS n").records[0]["n"] >= 2:
+                    break
+                time.sleep(0.05)
+        os.kill(status.pid, signal.SIGKILL)
+        output = ingest.communicate(timeout=120)[0]
+        assert ingest.returncode == 1, output
+        errors = [line for line in output.splitlines() if line.startswith("error: ")]
+        assert len(errors) == 1 and "lost the connection to Neo4j" in errors[0] and "Traceback" not in output
+        server.stop()
+        server.start()
+        with GraphDatabase.driver(status.bolt_uri, auth=None) as driver:
+            broken, _, _ = driver.execute_query("""
+                MATCH (d:Document) WHERE d.chunk_count <> COUNT { (:Chunk)-[:FROM_DOCUMENT]->(d) }
+                RETURN count(d) AS n""")
+            orphans, _, _ = driver.execute_query("MATCH (c:Chunk) WHERE NOT (c)-[:FROM_DOCUMENT]->() RETURN count(c) AS n")
+            assert broken[0]["n"] == 0 and orphans[0]["n"] == 0  # every stored document is whole
+        again = subprocess.run([sys.executable, "-m", "tripartite", "ingest", str(corpus), "--no-embed"], env=env,
+                               capture_output=True, text=True)
+        assert again.returncode == 0, again.stdout + again.stderr
+    finally:
+        server.stop()
+
+
+def test_doctor_says_what_to_do_about_an_edited_migration(neo4j_db, tmp_path):
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    (folder / "V001__x.cypher").write_text("CREATE (:Thing);")
+    env = {**cli_env(neo4j_db, tmp_path), "TRIPARTITE_MIGRATIONS_DIR": str(folder)}
+    assert invoke(["migrate"], env).exit_code == 0
+    (folder / "V001__x.cypher").write_text("CREATE (:Thing {edited: true});")
+    doctor = invoke(["doctor"], env)
+    assert doctor.exit_code == 1 and "was edited or removed" in doctor.output and "run `tripartite migrate`" not in doctor.output
+    assert "edited after it was applied" in one_error_line(invoke(["migrate"], env))
