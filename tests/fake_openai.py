@@ -48,8 +48,34 @@ def answer_judge(prompt: str) -> str:
     return json.dumps({"informed": [cid for cid, name in concepts if name.lower() in text]})
 
 
+def answer_triplets(prompt: str) -> str:
+    """The triplet extraction: capitalised words of the passage are entities, neighbours related."""
+    quoted = prompt.split('"""')
+    text = quoted[1] if len(quoted) >= 3 else ""
+    names = list(dict.fromkeys(re.findall(r"\b[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\b", text)))[:6]
+    entities = [{"name": n, "type": "Thing", "description": f"{n} appears in the passage."} for n in names]
+    relations = [{"source": a, "target": b, "type": "related to", "description": f"{a} and {b} appear together."}
+                 for a, b in zip(names, names[1:])]
+    return json.dumps({"entities": entities, "relations": relations})
+
+
+def answer_report(prompt: str) -> str:
+    names = re.findall(r"^- ([^(\n]+) \(", prompt, flags=re.MULTILINE)
+    return json.dumps({"title": " and ".join(names[:2]) or "A community", "summary": f"About {', '.join(names[:3])}.",
+                       "rating": 5, "rating_explanation": "test", "findings": [{"summary": n, "explanation": "x"}
+                                                                              for n in names[:2]]})
+
+
 def answer(prompt: str) -> str:
-    return answer_judge(prompt) if '"informed"' in prompt else answer_extraction(prompt)
+    if '"informed"' in prompt:
+        return answer_judge(prompt)
+    if prompt.startswith("Extract the entities the passage names"):
+        return answer_triplets(prompt)
+    if prompt.startswith("Write a report on a community"):
+        return answer_report(prompt)
+    if '"description"' in prompt and prompt.startswith("These descriptions"):
+        return json.dumps({"description": "A merged description."})
+    return answer_extraction(prompt)
 
 
 class FakeOpenAI:

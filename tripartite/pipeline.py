@@ -16,7 +16,7 @@ from typing import Callable
 from tripartite.analysis import open_analyzer
 from tripartite.infra import migrations
 from tripartite.infra.config import Settings
-from tripartite.infra.embeddings import MiniLMEmbedder, make_embedder
+from tripartite.infra.embeddings import chunk_embedder
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.lexical.embed import embed_chunks
@@ -92,11 +92,6 @@ def prepare(inputs: Inputs) -> Prepared:
     return Prepared(ontology, plugin, tuple(documents.supported), objects, kind)
 
 
-def make_chunk_embedder(settings: Settings, offline: bool):
-    """The chunks' embedder: the configured one, or the local model when offline."""
-    return MiniLMEmbedder(settings.cache_dir) if offline else make_embedder(settings)
-
-
 def run_pipeline(settings: Settings, graph: Graph, prepared: Prepared, say: Callable[[str], None],
                  alpha: float, beta: float, offline: bool = False, concurrency: int = 4,
                  exclusive: str = "") -> PipelineReport:
@@ -112,7 +107,7 @@ def run_pipeline(settings: Settings, graph: Graph, prepared: Prepared, say: Call
         if other:
             raise InputError(f"the database also holds {'; '.join(other)}, which {exclusive}")
     counter = make_token_counter(settings)
-    chunk_embedder = make_chunk_embedder(settings, offline)
+    embedder = chunk_embedder(settings, offline)
     documents = [str(path) for path in prepared.documents]
 
     def step(name: str, message: str, work: Callable[[], object]) -> object:
@@ -133,7 +128,7 @@ def run_pipeline(settings: Settings, graph: Graph, prepared: Prepared, say: Call
             raise InputError(f"{ingested.failed[0]['path']}: {ingested.failed[0]['error']}")
         report.ingested = len(ingested.ingested)
         report.chunks_written = ingested.chunks_written
-        step("embed", f"embedding chunks ({chunk_embedder.name})", lambda: embed_chunks(graph, chunk_embedder))
+        step("embed", f"embedding chunks ({embedder.name})", lambda: embed_chunks(graph, embedder))
         question = prepared.plugin.question if prepared.plugin else ""
         step("ontology", f"loading the ontology {ontology.name}", lambda: load_ontology(graph, ontology, question))
         added = step("objects", f"adding {len(objects)} objects ({kind})", lambda: add_objects(graph, objects))

@@ -9,9 +9,10 @@ from typing import Callable
 from tripartite.evaluation.judge import LexiconJudge
 from tripartite.evaluation.measure import RagSetting, Variant, measure_objects
 from tripartite.infra.config import Settings
+from tripartite.infra.embeddings import chunk_embedder
 from tripartite.infra.graph import Graph
 from tripartite.infra.paths import samples_dir
-from tripartite.pipeline import Inputs, make_chunk_embedder, prepare, run_pipeline
+from tripartite.pipeline import Inputs, prepare, run_pipeline
 from tripartite.selection import tripartite_prompt
 
 DEMO_OBJECT = "patient-b"
@@ -29,7 +30,7 @@ def run_demo(settings: Settings, graph: Graph, say: Callable[[str], None]) -> di
     say("8/8 prompts and the comparison with vector RAG")
     question = settings.selection.question or None
     prompt = tripartite_prompt(graph, DEMO_OBJECT, question)
-    table = measure_objects(graph, make_chunk_embedder(settings, offline=True), built.objects, [Variant()],
+    table = measure_objects(graph, chunk_embedder(settings, offline=True), built.objects, [Variant()],
                             [RagSetting(top_k=3), RagSetting(top_k=5)], question, LexiconJudge.of_graph(graph))
     return {"ingested": built.ingested, "errors": built.analysis_errors, "prompt": prompt,
             "table": [asdict(m) for m in table]}

@@ -13,9 +13,10 @@ from tripartite.evaluation.plot import write_plot
 from tripartite.evaluation.report import write_json, write_markdown
 from tripartite.evaluation.tune import Budget, sweep
 from tripartite.infra.config import Settings
+from tripartite.infra.embeddings import chunk_embedder
 from tripartite.infra.graph import Graph
 from tripartite.infra.llm import open_runner
-from tripartite.pipeline import Inputs, make_chunk_embedder, prepare, reset_graph, run_pipeline
+from tripartite.pipeline import Inputs, prepare, reset_graph, run_pipeline
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ def evaluate(settings: Settings, graph: Graph, inputs: Inputs, options: EvalOpti
     built = run_pipeline(settings, graph, prepared, say, options.alpha, options.beta, offline=options.offline,
                          concurrency=options.concurrency,
                          exclusive="would leak into the comparison; use an empty database (or pass --reset to empty it)")
-    embedder = make_chunk_embedder(settings, options.offline)
+    embedder = chunk_embedder(settings, options.offline)
     judge = LexiconJudge.of_graph(graph, built.ontology)
     with ExitStack() as stack:
         llm_judge = None

@@ -29,6 +29,8 @@ DEFAULT_NEO4J_VERSION = "5.26.19"
 DEFAULT_APOC_VERSION = "5.26.19"
 DEFAULT_APOC_EXTENDED_VERSION = "5.26.0"
 DEFAULT_BROWSER_VERSION = "5.24.0"
+# OpenGDS 2.13 is the Graph Data Science line for Neo4j 5.26 (Leiden communities of the triplet graph).
+DEFAULT_GDS_VERSION = "2.13.9"
 
 SECRET_KEYS = {"password", "api_key", "apikey", "key", "token", "secret"}
 
@@ -62,6 +64,7 @@ class ServerSettings:
     apoc_version: str = DEFAULT_APOC_VERSION
     apoc_extended_version: str = DEFAULT_APOC_EXTENDED_VERSION  # "" turns it off
     browser_version: str = DEFAULT_BROWSER_VERSION
+    gds_version: str = DEFAULT_GDS_VERSION  # "" turns it off
     heap: str = "2g"  # a 50 MB document (about 80,000 chunks) is written in one transaction
     pagecache: str = "512m"
     java: str = ""  # path to a java binary; found automatically when empty
@@ -152,6 +155,7 @@ class Settings:
                 "apoc_version": self.server.apoc_version,
                 "apoc_extended_version": self.server.apoc_extended_version or None,
                 "browser_version": self.server.browser_version,
+                "gds_version": self.server.gds_version or None,
             },
             "llm": {
                 "base_url": mask_userinfo(self.llm.base_url) or None,

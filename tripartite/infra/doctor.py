@@ -42,6 +42,10 @@ def run_checks(settings: Settings) -> list[Check]:
             apoc = _one(driver, "RETURN apoc.version()")
             checks.append(Check("APOC present", apoc is not None, f"APOC {apoc[0]}" if apoc else
                                 "apoc.version() is unknown; install APOC core in the server's plugins"))
+            gds = _one(driver, "RETURN gds.version()")
+            checks.append(Check("Graph Data Science", gds is not None, f"GDS {gds[0]}" if gds else
+                                "gds.version() is unknown: `kg communities` needs the graph-data-science plugin "
+                                "(the local server and docker/compose.yaml have it)", required=False))
             try:
                 graph.run("infra/database_answers")
             except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError) as exc:

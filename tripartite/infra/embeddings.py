@@ -126,6 +126,11 @@ def make_embedder(settings):
     return MiniLMEmbedder(settings.cache_dir, batch_size=settings.embeddings.batch_size)
 
 
+def chunk_embedder(settings, offline: bool = False):
+    """The chunks' embedder: the configured one, or the local model when offline."""
+    return MiniLMEmbedder(settings.cache_dir) if offline else make_embedder(settings)
+
+
 def embedding_dimensions(embedder) -> int:
     return embedder.dimensions if embedder.dimensions else embedder.probe_dimensions()
 

@@ -14,8 +14,9 @@ ABBREVIATIONS = {
     "p", "pp", "ed", "eds", "u.s", "u.k", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept",
     "oct", "nov", "dec", "approx", "resp", "incl", "excl", "esp", "sec", "ch",
 }
-# A candidate end: . ! or ? (optionally followed by closing quotes/brackets), then space.
-_CANDIDATE = re.compile(r"[.!?]+[\"'”’)\]]*\s+")
+# A candidate end: . ! or ? (optionally followed by closing quotes/brackets), then space; or a
+# full-width 。！？ (Chinese and Japanese text puts no space after them).
+_CANDIDATE = re.compile(r"[.!?]+[\"'”’)\]]*\s+|[。！？]+[”’」』）]*\s*")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 

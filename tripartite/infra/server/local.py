@@ -113,7 +113,7 @@ class LocalServer:
             f"server.directories.plugins={jars.plugins}",
             f"server.directories.run={self.run_dir}",
             f"server.memory.pagecache.size={s.pagecache}",
-            "dbms.security.procedures.unrestricted=apoc.*",
+            "dbms.security.procedures.unrestricted=apoc.*,gds.*",
             "dbms.usage_report.enabled=false",
         ]
         (self.conf_dir / "neo4j.conf").write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -1,4 +1,4 @@
-"""Resolving the Neo4j server, APOC and Browser jars from Maven Central, once.
+"""Resolving the Neo4j server, APOC, Graph Data Science and Browser jars from Maven Central, once.
 
 The jars land in <cache>/neo4j/<versions>/{lib,plugins}; a stamp file marks a complete
 resolution, so every later start is offline. Maven's own ~/.m2 cache is reused too.
@@ -17,6 +17,11 @@ from tripartite.infra.errors import ServerError
 STAMP = "resolved.ok"
 
 
+# OpenGDS has no single plugin jar on Maven Central; these five together make the plugin
+# (opengds-extension brings the injectable component, proc-sysinfo gds.version()).
+GDS_ARTIFACTS = ("proc", "proc-sysinfo", "opengds-extension", "open-model-catalog", "open-write-services")
+
+
 @dataclass(frozen=True)
 class ServerJars:
     root: Path
@@ -33,14 +38,20 @@ def jars_dir(cache_dir: Path, server: ServerSettings) -> Path:
     key = f"neo4j-{server.neo4j_version}_apoc-{server.apoc_version}_browser-{server.browser_version}"
     if server.apoc_extended_version:
         key += f"_ext-{server.apoc_extended_version}"
+    if server.gds_version:
+        key += f"_gds-{server.gds_version}"
     return cache_dir / "neo4j" / key
 
 
 def _pom(server: ServerSettings) -> str:
     template = (resources.files("tripartite.infra.server") / "pom.xml").read_text(encoding="utf-8")
+    gds = "\n    ".join(f"<dependency><groupId>org.neo4j.gds</groupId><artifactId>{artifact}</artifactId>"
+                          f"<version>{server.gds_version}</version></dependency>"
+                          for artifact in GDS_ARTIFACTS) if server.gds_version else ""
     return (template.replace("@NEO4J@", server.neo4j_version)
             .replace("@APOC@", server.apoc_version)
-            .replace("@BROWSER@", server.browser_version))
+            .replace("@BROWSER@", server.browser_version)
+            .replace("@GDS@", gds))
 
 
 def _mvn(args: list[str], cwd: Path, log: Path) -> None:
@@ -64,15 +75,21 @@ def resolve_jars(cache_dir: Path, server: ServerSettings, say=lambda message: No
         extended = any(plugins.glob("apoc-extended-*.jar"))
         return ServerJars(root, lib, plugins, extended)
 
-    say(f"Resolving Neo4j {server.neo4j_version}, APOC {server.apoc_version} and Browser "
+    gds = f", Graph Data Science {server.gds_version}" if server.gds_version else ""
+    say(f"Resolving Neo4j {server.neo4j_version}, APOC {server.apoc_version}{gds} and Browser "
         f"{server.browser_version} from Maven Central (once; cached in {root})")
     staging = root.with_name(root.name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     (staging / "pom.xml").write_text(_pom(server), encoding="utf-8")
     log = staging / "maven.log"
-    _mvn(["dependency:copy-dependencies", "-DoutputDirectory=lib", "-DincludeScope=runtime"], staging, log)
-    (staging / "plugins").mkdir()
+    # The server and every library in lib/, the GDS jars themselves in plugins/.
+    _mvn(["dependency:copy-dependencies", "-DoutputDirectory=lib", "-DincludeScope=runtime",
+          "-DexcludeGroupIds=org.neo4j.gds"], staging, log)
+    if server.gds_version:
+        _mvn(["dependency:copy-dependencies", "-DoutputDirectory=plugins", "-DincludeScope=runtime",
+              "-DincludeGroupIds=org.neo4j.gds"], staging, log)
+    (staging / "plugins").mkdir(exist_ok=True)
     for jar in (staging / "lib").glob("apoc-*.jar"):
         jar.rename(staging / "plugins" / jar.name)
 

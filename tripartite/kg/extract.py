@@ -1,0 +1,145 @@
+"""`tripartite kg extract`: DB-GPT's triplet extraction on the project's lexical graph.
+
+One LLM call per chunk not yet extracted (or extracted with another prompt), through the
+project's LLM runner (cache, concurrency, retries, repair, accounting, circuit breaker). The
+prompt carries the chunk and, as context, what its k most similar other chunks (vector index,
+cypher/kg/chunks_to_extract.cypher) contribute: the names of the entities extracted from them,
+or, for one not extracted yet, the names the offline extractor finds in it. So the context is
+known before any call: the dry run counts exact tokens, every prompt is the same on a resumed
+run (its cached answers are found), and the calls run concurrently. Each answer is written as it
+arrives (cypher/kg/write_extraction.cypher), so a killed run loses at most the calls in flight.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from tripartite.infra.graph import Graph
+from tripartite.infra.llm.providers import ConceptInfo
+from tripartite.infra.llm.runner import LLMRunner
+from tripartite.infra.tokens import count_tokens
+from tripartite.kg.communities import describe
+from tripartite.kg.extractive import TripletExtractor, recurring_terms
+from tripartite.kg.prompts import extraction_prompt, passage, version
+from tripartite.kg.schema import TripletTask, entity_key, normal_name, relation_type, type_label
+
+CONTEXT_NAMES = 20      # names of the context at most: named concepts and names first, the most shared first
+MIN_PASSAGE_CHARS = 20  # a chunk that is only images and links has nothing to extract: no call
+WRITE_EVERY = 4
+
+
+@dataclass
+class Plan:
+    tasks: list[TripletTask] = field(default_factory=list)
+    empty: list[str] = field(default_factory=list)     # chunks with nothing to extract: recorded, no call
+    redo: list[str] = field(default_factory=list)      # chunks extracted with another prompt version
+
+
+def offline_extractor(graph: Graph) -> TripletExtractor:
+    """The offline extractor over the loaded concepts and the corpus's recurring terms."""
+    concepts = [ConceptInfo(r["id"], r["name"], tuple(r["synonyms"]), r["description"])
+                for r in graph.run("analysis/concepts", ontology=None)]
+    texts = [row["text"] for row in graph.run("kg/chunk_texts")]
+    return TripletExtractor(concepts, recurring_terms(texts))
+
+
+def plan(graph: Graph, offline: TripletExtractor, k: int = 5, min_similarity: float = 0.3) -> Plan:
+    """The chunks to extract and each one's prompt. min_similarity is a cosine (DB-GPT's 0.3)."""
+    graph.run("kg/prune")
+    current = version()
+    result = Plan()
+    rows = graph.run("kg/chunks_to_extract", version=current, k=k, min_score=(1 + min_similarity) / 2)
+    for row in rows:
+        if row["extracted_with"]:
+            result.redo.append(row["id"])
+        if len(passage(row["text"])) < MIN_PASSAGE_CHARS:
+            result.empty.append(row["id"])
+            continue
+        names = _context_names(row["similar"], offline)
+        where = row["document"] if row["section"] == row["document"] else f"{row['document']} > {row['section']}"
+        result.tasks.append(TripletTask("kg", row["id"], extraction_prompt(row["text"], where, names), row["text"],
+                                        tuple(names)))
+    return result
+
+
+def _context_names(similar: list[dict], offline: TripletExtractor) -> list[str]:
+    """Names the similar chunks contribute, the ones most of them share first."""
+    counts: dict[str, list] = {}
+    for neighbour in similar:
+        if neighbour["extracted"]:
+            found = [(name, kind) for name, kind in neighbour["entities"]]
+        else:
+            found = [(name, kind) for s in [neighbour["text"] or ""] for _, name, kind in offline.mentions(passage(s))]
+        for name, kind in dict.fromkeys(found):
+            entry = counts.setdefault(normal_name(name), [0, name, kind])
+            entry[0] += 1
+    rank = {"Term": 1}  # the offline extractor's recurring phrases after every named thing
+    ranked = sorted(counts.values(), key=lambda e: (rank.get(e[2], 0), -e[0], normal_name(e[1])))[:CONTEXT_NAMES]
+    by_type: dict[str, list[str]] = {}
+    for _, name, kind in ranked:
+        by_type.setdefault(kind, []).append(name)
+    return [f"{kind}: {', '.join(names)}" for kind, names in by_type.items()]
+
+
+def dry_run_figures(plan: Plan, cached: Callable[[TripletTask], bool]) -> dict:
+    """Calls and exact prompt tokens (cl100k_base) the plan would spend."""
+    calls = [t for t in plan.tasks if not cached(t)]
+    return {"calls": len(calls), "prompt_tokens": sum(count_tokens(t.prompt) for t in calls),
+            "cached": len(plan.tasks) - len(calls), "chunks": len(plan.tasks) + len(plan.empty),
+            "without_text": len(plan.empty)}
+
+
+def _row(chunk_id: str, answer: dict) -> dict:
+    """An answer as write_extraction.cypher takes it: entities keyed, relations by key."""
+    entities: dict[str, dict] = {}
+    for e in answer["entities"]:
+        key = entity_key(e["name"], e["type"])
+        entities.setdefault(key, {"key": key, "name": e["name"].strip(), "label": type_label(e["type"]),
+                                  "description": e["description"]})
+    by_name = {normal_name(e["name"]): e["key"] for e in entities.values()}
+    relations = [{"source": by_name[normal_name(r["source"])], "target": by_name[normal_name(r["target"])],
+                  "type": relation_type(r["type"]), "description": r["description"]}
+                 for r in answer["relations"]
+                 if by_name[normal_name(r["source"])] != by_name[normal_name(r["target"])]]
+    return {"chunk_id": chunk_id, "entities": list(entities.values()), "relations": relations}
+
+
+def execute(graph: Graph, runner: LLMRunner, plan: Plan, on_done: Callable[[int], None] = lambda n: None) -> dict:
+    """Run the plan: forget what re-extracted chunks gave, extract, write, link concepts.
+    Returns the accounting with the errors of failed chunks (they stay pending)."""
+    started = time.time()
+    current = version()
+    provider = runner.provider
+    if not provider.offline and any(not runner.is_cached(t) for t in plan.tasks):
+        provider.check_reachable()
+    if plan.redo:
+        graph.run("kg/forget_chunks", chunk_ids=plan.redo)
+    if plan.empty:
+        graph.run("kg/write_extraction", version=current, rows=[{"chunk_id": c, "entities": [], "relations": []}
+                                                                 for c in plan.empty])
+    errors, pending = [], []
+
+    def flush() -> None:
+        if pending:
+            graph.run("kg/write_extraction", version=current, rows=list(pending))
+            pending.clear()
+
+    for outcome in runner.run(plan.tasks):
+        on_done(1)
+        if outcome.skipped:
+            continue
+        if outcome.error:
+            errors.append(outcome.error)
+            continue
+        pending.append(_row(outcome.task.item_id, outcome.result))
+        if len(pending) >= WRITE_EVERY:
+            flush()
+    flush()
+    describe(graph)
+    graph.run("kg/link_concepts")
+    stages = runner.accounting.as_dict()
+    totals = {key: sum(s[key] for s in stages.values())
+              for key in ("calls", "prompt_tokens", "completion_tokens", "cache_hits", "failures")}
+    return {"errors": errors, "stopped": runner.stopped, "stages": stages, **totals,
+            "seconds": round(time.time() - started, 2), "status": graph.one("kg/status", version=current)}

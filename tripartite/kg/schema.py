@@ -1,0 +1,126 @@
+"""The triplet graph's LLM tasks and the answer shapes they must return: a chunk's entities and
+relations, a community's report, an entity's summarised descriptions."""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from tripartite.infra.llm.tasks import InvalidAnswer, load_json
+
+TRIPLETS_SCHEMA = "triplets-v1"
+TRIPLETS_SHAPE = ('{"entities": [{"name": "...", "type": "...", "description": "..."}], '
+                  '"relations": [{"source": "...", "target": "...", "type": "...", "description": "..."}]}')
+REPORT_SCHEMA = "community-report-v1"
+REPORT_SHAPE = ('{"title": "...", "summary": "...", "rating": 0-10, "rating_explanation": "...", '
+                '"findings": [{"summary": "...", "explanation": "..."}]}')
+SUMMARY_SCHEMA = "entity-summary-v1"
+SUMMARY_SHAPE = '{"description": "..."}'
+
+_SPACES = re.compile(r"\s+")
+_EDGES = re.compile(r"^[\W_]+|[\W_]+$", re.UNICODE)
+_NOT_TYPE = re.compile(r"[^\w]+", re.UNICODE)
+
+
+def normal_name(name: str) -> str:
+    """The form two mentions of one entity share: NFC, lowercase, single spaces, no edge punctuation."""
+    return _EDGES.sub("", _SPACES.sub(" ", unicodedata.normalize("NFC", name).strip().lower()))
+
+
+def type_label(kind: str) -> str:
+    """An entity type as a label: UpperCamelCase words ('programming language' -> ProgrammingLanguage)."""
+    words = [w for w in _NOT_TYPE.split(unicodedata.normalize("NFC", kind or "")) if w]
+    label = "".join(w[:1].upper() + w[1:] for w in words)[:40]
+    return label or "Thing"
+
+
+def relation_type(kind: str) -> str:
+    """A relation type as a relationship type: UPPER_SNAKE_CASE ('works with' -> WORKS_WITH)."""
+    words = [w for w in _NOT_TYPE.split(unicodedata.normalize("NFC", kind or "")) if w]
+    return "_".join(w.upper() for w in words)[:40] or "RELATED_TO"
+
+
+def entity_key(name: str, kind: str) -> str:
+    """Entities with the same normalised name and type are one node."""
+    return f"{normal_name(name)}|{type_label(kind)}"
+
+
+@dataclass(frozen=True)
+class TripletTask:
+    """One chunk's extraction: the prompt, and what an offline provider works from."""
+    stage: str          # "kg"
+    item_id: str        # the chunk id
+    prompt: str
+    text: str
+    known: tuple[str, ...]  # entity names of the context, for an offline provider to reuse
+
+    schema = TRIPLETS_SCHEMA
+    shape = TRIPLETS_SHAPE
+
+    def parse(self, content: str) -> dict:
+        return parse_triplets(content)
+
+
+def _text(item: dict, key: str, where: str, required: bool = True) -> str:
+    value = item.get(key, "")
+    if value is None:
+        value = ""
+    if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+        raise InvalidAnswer(f'"{key}" of {where} must be a string')
+    value = str(value).strip()
+    if required and not value:
+        raise InvalidAnswer(f'{where} has no "{key}"')
+    return value
+
+
+def parse_triplets(content: str) -> dict:
+    """{"entities": [{name, type, description}], "relations": [{source, target, type, description}]};
+    relations may only join entities of the answer (by name)."""
+    data = load_json(content)
+    if not isinstance(data, dict) or not isinstance(data.get("entities", []), list) \
+            or not isinstance(data.get("relations", []), list):
+        raise InvalidAnswer('the answer must be an object with "entities" and "relations" lists')
+    entities, names = [], set()
+    for n, item in enumerate(data.get("entities") or [], start=1):
+        if not isinstance(item, dict):
+            raise InvalidAnswer(f"entity {n} must be an object")
+        name = _text(item, "name", f"entity {n}")
+        entities.append({"name": name, "type": _text(item, "type", f"entity {name!r}", required=False) or "Thing",
+                         "description": _text(item, "description", f"entity {name!r}", required=False)})
+        names.add(normal_name(name))
+    relations = []
+    for n, item in enumerate(data.get("relations") or [], start=1):
+        if not isinstance(item, dict):
+            raise InvalidAnswer(f"relation {n} must be an object")
+        source, target = _text(item, "source", f"relation {n}"), _text(item, "target", f"relation {n}")
+        missing = [x for x in (source, target) if normal_name(x) not in names]
+        if missing:
+            raise InvalidAnswer(f"relation {n} names {missing[0]!r}, which is not among the entities; list it there")
+        relations.append({"source": source, "target": target,
+                          "type": _text(item, "type", f"relation {n}", required=False) or "RELATED_TO",
+                          "description": _text(item, "description", f"relation {n}", required=False)})
+    return {"entities": entities, "relations": relations}
+
+
+def parse_report(content: str) -> dict:
+    data = load_json(content)
+    if not isinstance(data, dict):
+        raise InvalidAnswer("the answer must be an object")
+    title, summary = _text(data, "title", "the report"), _text(data, "summary", "the report")
+    rating = data.get("rating", 0)
+    if not isinstance(rating, (int, float)) or isinstance(rating, bool) or not 0 <= rating <= 10:
+        raise InvalidAnswer('"rating" must be a number from 0 to 10')
+    findings = data.get("findings") or []
+    if not isinstance(findings, list) or not all(isinstance(f, dict) for f in findings):
+        raise InvalidAnswer('"findings" must be a list of objects with "summary" and "explanation"')
+    return {"title": title, "summary": summary, "rating": float(rating),
+            "rating_explanation": _text(data, "rating_explanation", "the report", required=False),
+            "findings": [{"summary": _text(f, "summary", "a finding"),
+                          "explanation": _text(f, "explanation", "a finding", required=False)} for f in findings]}
+
+
+def parse_summary(content: str) -> str:
+    data = load_json(content)
+    if not isinstance(data, dict):
+        raise InvalidAnswer('the answer must be an object with a "description"')
+    return _text(data, "description", "the answer")
