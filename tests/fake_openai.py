@@ -66,7 +66,29 @@ def answer_report(prompt: str) -> str:
                                                                               for n in names[:2]]})
 
 
+def answer_keywords(prompt: str) -> str:
+    """Local search's keywords: the question's words of four letters or more."""
+    question = re.search(r"^Question: (.*)$", prompt, flags=re.MULTILINE).group(1)
+    return json.dumps({"keywords": list(dict.fromkeys(w for w in re.findall(r"[A-Za-z]{4,}", question)))})
+
+
+def answer_map(prompt: str) -> str:
+    """Global search's map step: each report's title as a point, scored by the words it shares
+    with the question."""
+    question = set(re.findall(r"[a-z]{4,}", re.search(r"^Question: (.*)$", prompt, re.MULTILINE).group(1).lower()))
+    points = []
+    for number, title in re.findall(r"^\[(\d+)\] # (.+)$", prompt, flags=re.MULTILINE):
+        shared = question & set(re.findall(r"[a-z]{4,}", title.lower()))
+        points.append({"description": f"The report on {title}.", "score": min(100, 20 + 20 * len(shared)),
+                       "reports": [int(number)]})
+    return json.dumps({"points": points})
+
+
 def answer(prompt: str) -> str:
+    if prompt.startswith("List the keywords"):
+        return answer_keywords(prompt)
+    if prompt.startswith("Answer the question from the community reports"):
+        return answer_map(prompt)
     if '"informed"' in prompt:
         return answer_judge(prompt)
     if prompt.startswith("Extract the entities the passage names"):

@@ -69,7 +69,7 @@ def test_eval_on_the_sample_corpus(neo4j_db, tmp_path, driver):
     files = json.loads(result.output)["files"]
     assert open(files["plot"], "rb").read(8) == b"\x89PNG\r\n\x1a\n"
     markdown = open(files["markdown"], encoding="utf-8").read()
-    assert "| method | median tokens | coverage (lexicon judge) |" in markdown and "lexicon judge takes" in markdown
+    assert "| method | median tokens | all prompt tokens | coverage (lexicon judge) |" in markdown and "lexicon judge takes" in markdown
     assert "![median coverage against median prompt tokens](eval.png)" in markdown
     report = json.load(open(files["json"], encoding="utf-8"))
 
@@ -78,9 +78,11 @@ def test_eval_on_the_sample_corpus(neo4j_db, tmp_path, driver):
     ours_methods = ["Tripartite", "Tripartite, no budget", "Tripartite, paper selection, no budget",
                     "Tripartite, budget 500 tokens", "Tripartite, no budget, best 1 per concept",
                     "Tripartite, no budget, best 2 per concept"]
-    methods = ours_methods + ["RAG top-1", "RAG top-3", "RAG score>=0.7", "RAG same budget"]
+    rag_methods = ["RAG top-1", "RAG top-3", "RAG score>=0.7", "RAG same budget"]
+    methods = ours_methods + rag_methods + ["Local search", "Global search"]
     assert objects == ["patient-a", "patient-b", "patient-c"]
     assert [s["method"] for s in report["summary"]] == methods
+    assert "| Local search |" in markdown and "| Global search |" in markdown and "all prompt tokens" in markdown
     patterns = lexicon(samples_dir().parent / "plugins" / "cardiology" / "ontology.yaml")
     for object_id in objects:
         ours = rows[(object_id, "Tripartite")]
@@ -107,6 +109,13 @@ def test_eval_on_the_sample_corpus(neo4j_db, tmp_path, driver):
             "THEN 1 ELSE 0 END) AS covered", o=object_id, ids=chunk_ids)
         assert (ours["covered"], ours["analysed"]) == (records[0]["covered"], records[0]["total"])
         assert prompt["alpha"] == 0.9 and prompt["beta"] == 0.5  # the sweep put the classification back
+        # Local and global search are measured on the prompts `prompt --mode` prints, by the same judge.
+        for mode, method in (("local", "Local search"), ("global", "Global search")):
+            built = json.loads(invoke(["prompt", object_id, "--mode", mode, "--format", "json"], env).output)
+            row = rows[(object_id, method)]
+            assert row["tokens"] == built["tokens"] and row["chunks"] == len(built["references"])
+            assert row["concepts"] == len(concepts)
+            assert mode == "local" or row["spent"] == built["total_tokens"] > built["tokens"]
     for summary in report["summary"]:
         mine = [m for m in report["objects"] if m["method"] == summary["method"]]
         assert summary["median_tokens"] == statistics.median(m["tokens"] for m in mine)
@@ -115,7 +124,7 @@ def test_eval_on_the_sample_corpus(neo4j_db, tmp_path, driver):
     assert [t["method"] for t in report["targets"]] == ours_methods
     for target in report["targets"]:
         assert target["met"] == (target["tokens_ok"] and target["ratio_ok"] and target["reach_ok"])
-        assert target["best_rag_method"] in methods[len(ours_methods):]
+        assert target["best_rag_method"] in rag_methods
     # The sweep point of the default budget at the run's own alpha and beta is the run itself.
     point = next(p for p in report["sweep"] if (p["alpha"], p["beta"], p["tokens_per_concept"]) == (0.9, 0.5, 110))
     assert point["median_tokens"] == report["summary"][0]["median_tokens"]
@@ -183,8 +192,14 @@ def test_eval_with_an_openai_compatible_endpoint(neo4j_db, tmp_path):
         assert result.exit_code == 0, result.output
         report = json.load(open(json.loads(result.output)["files"]["json"], encoding="utf-8"))
         assert (report["provider"], report["model"], report["embedder"]) == ("openai", "fake-chat", "fake-embed")
-        judged = [r for r in server.chat_requests() if '"informed"' in r["body"]["messages"][-1]["content"]]
-        assert len(server.chat_requests()) - len(judged) == report["analysis"]["calls"] > 0
+        asked = [r["body"]["messages"][-1]["content"] for r in server.chat_requests()]
+        judged = [p for p in asked if '"informed"' in p]
+        searched = [p for p in asked if p.startswith(("Extract the entities", "Write a report", "These descriptions",
+                                                      "List the keywords", "Answer the question from the community"))]
+        assert len(asked) - len(judged) - len(searched) == report["analysis"]["calls"] > 0
+        # Local and global search ran through the endpoint too: keywords and map calls per object.
+        assert sum(p.startswith("List the keywords") for p in asked) == 3
+        assert any(p.startswith("Answer the question from the community") for p in asked)
         ours = [m for m in report["objects"] if m["method"] == "Tripartite"]
         assert len(ours) == 3 and all(0 <= m["covered"] <= m["analysed"] for m in ours)
         # The LLM judge asked about the prompts; its answers are cached like every call.

@@ -110,7 +110,8 @@ def test_demo_runs_end_to_end(neo4j_db, tmp_path, driver):
     assert data["prompt"]["object_id"] == "patient-b" and "References:" in data["prompt"]["prompt"]
     rows = {(row["object_id"], row["method"]): row for row in data["table"]}
     assert sorted({o for o, _ in rows}) == ["patient-a", "patient-b", "patient-c"]
-    assert {m for _, m in rows} == {"Tripartite", "RAG top-3", "RAG top-5", "RAG same budget"}
+    assert {m for _, m in rows} == {"Tripartite", "RAG top-3", "RAG top-5", "RAG same budget", "Local search",
+                                   "Global search"}
     for object_id in ("patient-a", "patient-b", "patient-c"):
         ours = rows[(object_id, "Tripartite")]
         assert ours["concepts"] > 0 and 0 <= ours["covered"] <= ours["concepts"] and ours["chunks"] > 0

@@ -109,6 +109,7 @@ def run_pipeline(settings: Settings, graph: Graph, prepared: Prepared, say: Call
     counter = make_token_counter(settings)
     embedder = chunk_embedder(settings, offline)
     documents = [str(path) for path in prepared.documents]
+    report.documents = documents
 
     def step(name: str, message: str, work: Callable[[], object]) -> object:
         say(message)

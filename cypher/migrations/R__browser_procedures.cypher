@@ -3,8 +3,10 @@
 // max_tokens (a budget, estimated from stored token counts), selection ('floor' or 'paper'),
 // fixed_tokens (the question's and headings' share of the budget) and tokens_per_concept (the
 // budget without max_tokens; null for none): for example
-// `CALL custom.tripartite.prompt('patient-b', null, 800)`; and `CALL custom.tripartite.trace($id)`.
-// Both refuse a stale or unfinished selection, as the CLI does (apoc.util.validate, APOC core).
+// `CALL custom.tripartite.prompt('patient-b', null, 800)`; `CALL custom.tripartite.trace($id)`; and
+// local search over the triplet graph, `CALL custom.tripartite.local(['AWEL', 'DSL'])`, with optional
+// depth, entity_limit, relation_limit and chunk_limit. The prompt refuses a stale or unfinished
+// selection, as the CLI does (apoc.util.validate, APOC core).
 // Skipped, and tried again on the next migrate, where APOC Extended is not installed.
 // The selection itself commits in small transactions, which a procedure cannot do; run its
 // scripts in the Browser with :auto (see the README).
@@ -13,6 +15,7 @@
 // @include: prompt_query = selection/prompt_material
 // @include: freshness_query = selection/freshness
 // @include: trace_query = lexical/trace_chunk
+// @include: local_query = search/local
 
 CALL apoc.custom.installProcedure(
   'tripartite.prompt(object_id :: STRING, max_per_concept = null :: INTEGER, max_tokens = null :: INTEGER, '
@@ -30,3 +33,10 @@ CALL apoc.custom.installProcedure(
   'tripartite.trace(chunk_id :: STRING) :: (document_id :: STRING, document :: STRING, source :: STRING, sections :: LIST OF MAP, chunk_id :: STRING, index :: INTEGER, tokens :: INTEGER, text :: STRING)',
   $trace_query, $database, 'read',
   'The upward path of a chunk to its document (cypher/lexical/trace_chunk.cypher).');
+
+CALL apoc.custom.installProcedure(
+  'tripartite.local(question_keywords :: LIST OF STRING, depth = 2 :: INTEGER, entity_limit = 10 :: INTEGER, '
+    + 'relation_limit = 40 :: INTEGER, chunk_limit = 12 :: INTEGER) :: (entities :: LIST OF MAP, '
+    + 'relations :: LIST OF MAP, chunks :: LIST OF MAP, communities :: LIST OF MAP)',
+  $local_query, $database, 'read',
+  'Local search: the entities the keywords name, their relations, chunks and communities (cypher/search/local.cypher).');

@@ -12,7 +12,7 @@ from tripartite.cli.common import App, emit_json, number_list, output, pass_app,
 from tripartite.cli.server import ensure_server
 from tripartite.evaluation.demo import DEMO_OBJECT, run_demo
 from tripartite.evaluation.judge import LexiconJudge
-from tripartite.evaluation.measure import Measurement, RagSetting, Variant
+from tripartite.evaluation.measure import SEARCH_LABELS, Measurement, RagSetting, Variant
 from tripartite.evaluation.report import per_object_table, summary_table, sweep_table, verdict_lines
 from tripartite.evaluation.run import EvalOptions, evaluate
 from tripartite.evaluation.tune import Budget, TunePoint, best_point, sweep
@@ -43,6 +43,17 @@ def budget_list(name: str):
     return parse
 
 
+def search_list(ctx, param, value: str) -> tuple[str, ...]:
+    """--search: comma-separated search modes (local, global), or none."""
+    if value.strip().lower() == "none":
+        return ()
+    modes = tuple(dict.fromkeys(v.strip().lower() for v in value.split(",") if v.strip()))
+    unknown = [m for m in modes if m not in SEARCH_LABELS]
+    if unknown or not modes:
+        raise click.BadParameter(f"{value!r}: give local, global, both (local,global) or none", param_hint="--search")
+    return modes
+
+
 @click.command("eval")
 @click.argument("documents", nargs=-1, required=True)
 @click.argument("ontology")
@@ -71,6 +82,9 @@ def budget_list(name: str):
               callback=budget_list("--sweep-max-tokens"), help="Absolute budgets of the sweep ('none': no budget).")
 @click.option("--sweep-tokens-per-concept", default="90,110,130", show_default=True,
               callback=budget_list("--sweep-tokens-per-concept"), help="Per-concept budgets of the sweep.")
+@click.option("--search", "searches", default="local,global", show_default=True, callback=search_list,
+              help="Also measure DB-GPT's GraphRAG prompts, local and global search over the triplet graph, which "
+                   "eval builds (kg extract, kg communities) ('none': no such rows).")
 @click.option("--question", default=None, help="The question in every prompt (default: the plugin's).")
 @click.option("--out", default="eval-results", show_default=True, type=click.Path(file_okay=False),
               help="Folder for eval.md, eval.json and eval.png.")
@@ -83,7 +97,7 @@ def eval_command(app: App, documents: tuple[str, ...], ontology: str, objects: s
                  alpha: float | None, beta: float | None, budgets: tuple, per_concept: tuple[int, ...],
                  top_k: tuple[int, ...], min_score: tuple[float, ...], sweep_alpha: tuple[float, ...],
                  sweep_beta: tuple[float, ...], sweep_max_tokens: tuple, sweep_tokens_per_concept: tuple,
-                 question: str | None, out: str, offline: bool,
+                 searches: tuple[str, ...], question: str | None, out: str, offline: bool,
                  reset: bool, concurrency: int, as_json: bool) -> None:
     """Compare Tripartite prompts with vector RAG on DOCUMENTS..., ONTOLOGY and OBJECTS:
     per object, prompt tokens and how many of its concepts each prompt covers."""
@@ -96,7 +110,7 @@ def eval_command(app: App, documents: tuple[str, ...], ontology: str, objects: s
     options = EvalOptions(defaults.alpha if alpha is None else alpha, defaults.beta if beta is None else beta,
                           variants, rag, sweep_alpha, sweep_beta, budgets_of(sweep_max_tokens, sweep_tokens_per_concept),
                           question or defaults.question or None, Path(out), offline=offline, reset=reset,
-                          concurrency=concurrency)
+                          concurrency=concurrency, searches=searches)
     ensure_server(app)
     result = evaluate(app.settings, app.graph, Inputs(documents, ontology, (objects,), kind), options, say)
     failed = result.analysis_errors
@@ -107,11 +121,14 @@ def eval_command(app: App, documents: tuple[str, ...], ontology: str, objects: s
                    "partial": bool(failed), "analysis_errors": failed})
     elif not failed:
         click.echo("")
+        for note in result.notes:
+            click.echo(f"note: {note}", err=True)
         for line in summary_table(result.summaries) + [""] + verdict_lines(result.verdicts):
             click.echo(line)
         click.echo("\nwritten: " + ", ".join(str(p) for p in result.files.values()))
     if failed:
-        click.echo(f"error: {len(failed)} pre-analysis tasks failed (first: {failed[0]}), so no figure is reported; "
+        click.echo(f"error: {len(failed)} LLM tasks (pre-analysis, triplet graph) failed (first: {failed[0]}), so no "
+                   "figure is reported; "
                    f"the partial results are in {result.files['markdown']}; run eval again to retry them", err=True)
         sys.exit(1)
 
@@ -191,7 +208,9 @@ def demo_command(app: App, as_json: bool) -> None:
         return
     click.echo(f"\n==== The Tripartite prompt for {DEMO_OBJECT} ({result['prompt']['tokens']} tokens) ====\n")
     click.echo(result["prompt"]["prompt"])
-    click.echo("==== Tripartite prompts against vector RAG on the sample objects ====\n")
+    click.echo("==== Tripartite prompts against vector RAG, local and global search on the sample objects ====\n")
+    if result["note"]:
+        click.echo(f"(no global search: {result['note']})\n")
     for line in per_object_table([Measurement(**row) for row in result["table"]]):
         click.echo(line)
     click.echo("\nCovered: the concept's name or a synonym appears in the text the prompt cites; the object's concepts "

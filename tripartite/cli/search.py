@@ -1,12 +1,24 @@
-"""Prompts built by search: the vector-RAG baseline `rag-prompt`."""
+"""Prompts built by search: `search local|global QUESTION` over the triplet graph (DB-GPT's
+GraphRAG) and the vector-RAG baseline `rag-prompt`."""
 from __future__ import annotations
 
 import click
 
-from tripartite.cli.common import App, output, pass_app, probability
+from tripartite.cli.common import App, output, pass_app, probability, say
 from tripartite.cli.selection import question_option
 from tripartite.infra.embeddings import make_embedder
+from tripartite.infra.errors import TripartiteError
+from tripartite.infra.llm import open_runner
+from tripartite.infra.llm.providers import ProviderError, RetryableError
+from tripartite.search import global_search as global_module
+from tripartite.search import local_search as local_module
+from tripartite.search.global_search import PointRanker, global_search
+from tripartite.search.local_search import local_search
 from tripartite.search.vector import object_rag_prompt
+from tripartite.selection.prompt import reference_trail
+
+NEEDS_LLM = ("--answer needs an LLM: set TRIPARTITE_LLM_MODEL (plus OPENAI_API_KEY, or OPENAI_BASE_URL for a local "
+             "OpenAI-compatible server)")
 
 
 def _rag_text(result: dict) -> list[str]:
@@ -32,4 +44,121 @@ def rag_prompt_command(app: App, object_id: str, top_k: int | None, min_score: f
                              question or app.settings.selection.question or None)
 
 
-COMMANDS = [rag_prompt_command]
+def reference_lines(references: list[dict]) -> list[str]:
+    return [f"[{ref['n']}] {reference_trail(ref)} (chunk {ref['chunk_id']})" for ref in references]
+
+
+def _search_text(result: dict) -> list[str]:
+    """The prompt (or answer) on stdout; what it cost, and what stands behind it, on stderr after it."""
+    notes = [f"note: {result['note']}"] if result.get("note") else []
+    if result.get("communities") and not result.get("dry_run"):
+        notes.append("communities behind it: " + "; ".join(f"{c['title']} ({c['id']}, level {c['level']})"
+                                                         for c in result["communities"]))
+    spent = f"{result['total_tokens']:,} prompt tokens in all"
+    if result.get("dry_run"):
+        bound = "at most " if result.get("estimate") else ""
+        calls = f"{result['map_calls']} map calls, " if "map_calls" in result else ""
+        return [f"{result['mode']} search would spend {bound}{result['total_tokens']:,} prompt tokens "
+                f"({calls}the final prompt {bound}{result['tokens']:,}); nothing was sent"]
+    if "answer" in result:
+        lines = [result["answer"].strip()]
+        if result["references"]:
+            lines += ["", "References:", *reference_lines(result["references"])]
+        for line in lines:
+            click.echo(line)
+        notes.append(f"({result['tokens']:,} tokens in the final prompt, {spent}, cl100k_base)")
+    else:
+        click.echo(result["prompt"], nl=False)
+        notes.append(f"\n({result['tokens']:,} tokens in the prompt, {spent}, cl100k_base; "
+                     f"{len(result['references'])} references)")
+    for note in notes:
+        say(note)
+    return []
+
+
+def search_options(command):
+    for option in reversed([
+        click.argument("question"),
+        click.option("--max-tokens", type=click.IntRange(min=200), default=None,
+                     help="The final prompt's budget (local: 4,000 by default; global: 3,000)."),
+        click.option("--dry-run", is_flag=True,
+                     help="Print the prompt tokens the query would spend; send nothing to the LLM."),
+        click.option("--answer", is_flag=True,
+                     help="Send the prompt to the configured LLM; print its answer and the numbered references."),
+        click.option("--offline", is_flag=True,
+                     help="Offline keywords (local) and map step (global), even if an LLM is configured."),
+        click.option("--concurrency", type=click.IntRange(min=1), default=4, show_default=True,
+                     help="LLM calls in flight at once."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _search(app: App, run, question: str, dry_run: bool, answer: bool, offline: bool, concurrency: int,
+            offline_provider) -> dict:
+    """Run a search with the runner it needs, and send its prompt on with --answer."""
+    settings = app.settings
+    if answer and (offline or not settings.llm.configured):
+        raise TripartiteError(NEEDS_LLM)
+    if answer and dry_run:
+        raise click.UsageError("--dry-run sends nothing, so it cannot --answer; give one of them")
+    if not question.strip():
+        raise TripartiteError("the question is empty; ask something, e.g. tripartite search local \"What is AWEL?\"")
+    with open_runner(settings, offline_provider, offline=offline, concurrency=concurrency) as runner:
+        result = run(runner)
+        if answer:
+            try:
+                result["answer"] = runner.complete_text(result["prompt"], stage="answer")
+            except (ProviderError, RetryableError) as exc:
+                raise TripartiteError(f"the LLM call failed: {exc}") from None
+    result.pop("material", None)
+    if dry_run:
+        result["dry_run"] = True
+    return result
+
+
+@click.group("search")
+def search_group() -> None:
+    """Questions over the triplet graph (DB-GPT's GraphRAG): local search from the entities a
+    question names, global search from the community reports."""
+
+
+@search_group.command("local")
+@search_options
+@click.option("--depth", type=click.IntRange(0, 3), default=local_module.DEPTH, show_default=True,
+              help="Hops of relations around the entities found.")
+@output(_search_text, formats=True)
+@pass_app
+def search_local(app: App, question: str, max_tokens: int | None, dry_run: bool, answer: bool, offline: bool,
+                 concurrency: int, depth: int) -> dict:
+    """The local-search prompt for QUESTION: the entities its keywords name, the relations around
+    them, their chunks (Document > Section > Chunk) and their communities (cypher/search/local.cypher)."""
+    embedder = make_embedder(app.settings)
+    return _search(app, lambda runner: local_search(app.graph, question, embedder,
+                                                    max_tokens or local_module.MAX_TOKENS, depth, runner,
+                                                    dry_run=dry_run),
+                   question, dry_run, answer, offline, concurrency, PointRanker(embedder))
+
+
+@search_group.command("global")
+@search_options
+@click.option("--level", type=click.IntRange(min=0), default=None,
+              help="The community level to map (default: the one whose reports cover the most entities, "
+                   f"among levels with at least {global_module.MIN_COMMUNITIES} reports).")
+@click.option("--map-tokens", type=click.IntRange(min=200), default=global_module.MAP_TOKENS, show_default=True,
+              help="The map step's budget: prompt tokens of all map calls together.")
+@output(_search_text, formats=True)
+@pass_app
+def search_global(app: App, question: str, max_tokens: int | None, dry_run: bool, answer: bool, offline: bool,
+                  concurrency: int, level: int | None, map_tokens: int) -> dict:
+    """The global-search prompt for QUESTION: the community reports most similar to it mapped to
+    scored points (one LLM call per batch; offline, their closest sentences), the best points
+    within the budget, with the communities and chunks behind them."""
+    embedder = make_embedder(app.settings)
+    return _search(app, lambda runner: global_search(app.graph, question, embedder, runner,
+                                                     max_tokens or global_module.MAX_TOKENS, level, map_tokens,
+                                                     dry_run),
+                   question, dry_run, answer, offline, concurrency, offline_provider=PointRanker(embedder))
+
+
+COMMANDS = [rag_prompt_command, search_group]

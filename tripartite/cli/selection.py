@@ -5,9 +5,12 @@ import click
 
 from tripartite.cli.common import App, output, pass_app, probability, say
 from tripartite.infra.config import SelectionSettings
+from tripartite.infra.embeddings import make_embedder
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.llm import open_runner
 from tripartite.infra.llm.providers import ProviderError, RetryableError
+from tripartite.search.global_search import PointRanker
+from tripartite.search.modes import MODES, RAG_TOP_K, object_prompt
 from tripartite.selection import select, tripartite_prompt
 from tripartite.selection.prompt import SELECTIONS, reference_trail
 from tripartite.selection.settings import effective
@@ -79,26 +82,60 @@ def _prompt_text(result: dict) -> list[str]:
     return []
 
 
+def mode_option(command):
+    return click.option("--mode", "prompt_mode", type=click.Choice(MODES), default="tripartite", show_default=True,
+                        help="How the prompt is built: tripartite (the selection), rag (the chunks closest to the "
+                             f"object's text, top {RAG_TOP_K}), local or global search over the triplet graph (the "
+                             "object's text as what is searched for). The --selection options apply to "
+                             "tripartite.")(command)
+
+
+def other_mode(app: App, object_id: str, mode: str, flags: dict, runner) -> dict:
+    """The object's prompt built by rag, local or global search."""
+    chosen = effective(app.graph, app.settings.selection, **flags)
+    built = object_prompt(app.graph, object_id, mode, make_embedder(app.settings), runner, chosen.question or None,
+                          flags.get("max_tokens"))
+    built.pop("material", None)
+    return built
+
+
 @click.command("prompt")
 @click.argument("object_id")
+@mode_option
 @prompt_options
 @output(_prompt_text, formats=True)
 @pass_app
-def prompt_command(app: App, object_id: str, **flags) -> dict:
-    """The prompt for one object: its concepts, each with the selected evidence and references."""
-    return build(app, object_id, **flags)
+def prompt_command(app: App, object_id: str, prompt_mode: str, **flags) -> dict:
+    """The prompt for one object: its concepts, each with the selected evidence and references
+    (or, with --mode, the prompt vector RAG, local or global search builds for it)."""
+    if prompt_mode == "tripartite":
+        return build(app, object_id, **flags)
+    with open_runner(app.settings, PointRanker(make_embedder(app.settings))) as runner:
+        return other_mode(app, object_id, prompt_mode, flags, runner)
 
 
 @click.command("ask")
 @click.argument("object_id")
+@mode_option
 @prompt_options
 @pass_app
-def ask_command(app: App, object_id: str, **flags) -> None:
-    """Send the object's Tripartite prompt to the configured LLM; print the answer and references."""
+def ask_command(app: App, object_id: str, prompt_mode: str, **flags) -> None:
+    """Send the object's prompt (Tripartite, or --mode rag|local|global) to the configured LLM;
+    print the answer and the prompt's references."""
     settings = app.settings
     if not settings.llm.configured:
         raise TripartiteError("ask needs an LLM: set TRIPARTITE_LLM_MODEL (plus OPENAI_API_KEY, or "
                               "OPENAI_BASE_URL for a local OpenAI-compatible server)")
+    if prompt_mode != "tripartite":
+        with open_runner(settings) as runner:
+            runner.provider.check_reachable()
+            built = other_mode(app, object_id, prompt_mode, flags, runner)
+            try:
+                text = runner.complete_text(built["prompt"], stage="answer")
+            except (ProviderError, RetryableError) as exc:
+                raise TripartiteError(f"the LLM call failed: {exc}") from None
+        _print_answer(text, built["references"])
+        return
     from tripartite.selection.retriever import TripartiteRetriever, answer  # neo4j-graphrag: 0.6 s to import
 
     chosen = effective(app.graph, settings.selection, **flags)
@@ -110,10 +147,14 @@ def ask_command(app: App, object_id: str, **flags) -> None:
             text, built = answer(retriever, runner, object_id)
         except (ProviderError, RetryableError) as exc:
             raise TripartiteError(f"the LLM call failed: {exc}") from None
+    _print_answer(text, built["references"])
+
+
+def _print_answer(text: str, references: list[dict]) -> None:
     click.echo(text.strip())
-    if built["references"]:
+    if references:
         click.echo("\nReferences:")
-        for ref in built["references"]:
+        for ref in references:
             click.echo(f"[{ref['n']}] {reference_trail(ref)} (chunk {ref['chunk_id']})")
 
 

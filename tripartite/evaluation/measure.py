@@ -10,7 +10,12 @@ Measures, per object and method:
 - density: concepts covered (by the lexicon judge) per 1,000 prompt tokens;
 - analysed coverage, the older measure: of the concepts the pre-analysis found in the object
   (CONCERNS), those for which a cited chunk carries an extract (cypher/evaluation/coverage.cypher);
-- LLM coverage, when an LLM judge is given.
+- LLM coverage, when an LLM judge is given;
+- spent: every prompt token the method spends for the object (global search's map calls,
+  local search's keywords call), when that is more than the prompt.
+
+Local and global search (DB-GPT's GraphRAG) build their prompts with the object's text as what
+is searched for (search/modes.py); what they cite is their graph material and quoted chunks.
 """
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ from tripartite.evaluation.judge import LexiconJudge, LLMJudge
 from tripartite.infra.config import SelectionSettings, question_or_default
 from tripartite.infra.graph import Graph
 from tripartite.objects.store import object_text
+from tripartite.search.modes import object_prompt
 from tripartite.search.vector import rag_prompt, retrieve
 from tripartite.selection import tripartite_prompt
 
@@ -29,8 +35,19 @@ SAME_BUDGET = "RAG same budget"  # per object, as many top chunks as fit in the 
 REACH_K = 40                     # reach: what RAG top-40 covers
 
 
+SEARCH_LABELS = {"local": "Local search", "global": "Global search"}
+
+
 def is_tripartite(method: str) -> bool:
     return method.startswith(TRIPARTITE)
+
+
+def is_rag(method: str) -> bool:
+    return method.startswith("RAG")
+
+
+def is_search(method: str) -> bool:
+    return method in SEARCH_LABELS.values()
 
 
 @dataclass(frozen=True)
@@ -82,6 +99,7 @@ class Measurement:
     analysed: int        # concepts the pre-analysis found in the object
     covered: int         # of those, covered by the older, pre-analysis measure
     llm_judged: int | None = None  # of the object's concepts, informed according to the LLM judge
+    spent: int | None = None       # every prompt token spent, when more than the prompt's (map calls)
 
     @property
     def coverage(self) -> float:
@@ -122,13 +140,15 @@ class Scorer:
         self.concepts = judge.concepts_in(text)
         self.reachable = judge.concepts_in(reach_text, among=self.concepts)
 
-    def measure(self, method: str, tokens: int, chunk_ids: list[str], cited: str) -> Measurement:
+    def measure(self, method: str, tokens: int, chunk_ids: list[str], cited: str,
+                spent: int | None = None) -> Measurement:
         judged = self.judge.concepts_in(cited, among=self.concepts)
         covered, analysed = coverage(self.graph, self.object_id, sorted(set(chunk_ids))) if self.analysed else (0, 0)
         llm = (len(self.llm_judge.informed(f"{self.object_id}/{method}", self.concepts, cited))
                if self.llm_judge else None)
         return Measurement(self.object_id, method, tokens, len(set(chunk_ids)), len(self.concepts), len(judged),
-                           len(self.reachable), len(judged & self.reachable), analysed, covered, llm)
+                           len(self.reachable), len(judged & self.reachable), analysed, covered, llm,
+                           spent if spent is not None and spent != tokens else None)
 
 
 def scorer_for(graph: Graph, embedder, object_id: str, judge: LexiconJudge, llm_judge: LLMJudge | None = None,
@@ -148,13 +168,21 @@ def measure_tripartite(graph: Graph, scorer: Scorer, variant: Variant, question:
                           "\n".join(e["text"] for e in evidence))
 
 
+def measure_search(graph: Graph, scorer: Scorer, mode: str, embedder, runner, question: str | None) -> Measurement:
+    built = object_prompt(graph, scorer.object_id, mode, embedder, runner, question)
+    return scorer.measure(SEARCH_LABELS[mode], built["tokens"], [r["chunk_id"] for r in built["references"]],
+                          built["material"], built["total_tokens"])
+
+
 def measure_objects(graph: Graph, embedder, object_ids: list[str], variants: list[Variant],
                     settings: list[RagSetting], question: str | None, judge: LexiconJudge,
-                    llm_judge: LLMJudge | None = None, on_object=lambda object_id: None) -> list[Measurement]:
-    """Every Tripartite variant and every RAG setting, for each object. RAG ranks all chunks
-    once per object (neo4j-graphrag's VectorRetriever, the object's text as the query) and each
-    setting takes its share of that ranking; "RAG same budget" takes as many top chunks as fit
-    in the first variant's prompt."""
+                    llm_judge: LLMJudge | None = None, on_object=lambda object_id: None,
+                    searches: tuple[str, ...] = (), search_runner=None) -> list[Measurement]:
+    """Every Tripartite variant, every RAG setting and each search ("local", "global"; with
+    `search_runner` for their LLM steps), for each object. RAG ranks all chunks once per object
+    (neo4j-graphrag's VectorRetriever, the object's text as the query) and each setting takes
+    its share of that ranking; "RAG same budget" takes as many top chunks as fit in the first
+    variant's prompt."""
     results: list[Measurement] = []
     for object_id in object_ids:
         on_object(object_id)
@@ -171,6 +199,7 @@ def measure_objects(graph: Graph, embedder, object_ids: list[str], variants: lis
         results += [rag(setting.label, setting.pick(ranked)) for setting in settings]
         if ours:
             results.append(rag(SAME_BUDGET, ranked[:_fitting(object_id, found["text"], ranked, asked, ours[0].tokens)]))
+        results += [measure_search(graph, scorer, mode, embedder, search_runner, question) for mode in searches]
     return results
 
 
@@ -194,6 +223,7 @@ class Summary:
     median_judged: float
     median_analysed_coverage: float   # the older, pre-analysis measure
     median_llm_coverage: float | None
+    median_spent: float | None = None  # every prompt token, where more than the prompt's
 
 
 def summarize(measurements: list[Measurement]) -> list[Summary]:
@@ -205,7 +235,7 @@ def summarize(measurements: list[Measurement]) -> list[Summary]:
                     statistics.median(r.coverage for r in rows), _median([r.reach for r in rows]),
                     statistics.median(r.density for r in rows), statistics.median(r.concepts for r in rows),
                     statistics.median(r.judged for r in rows), statistics.median(r.analysed_coverage for r in rows),
-                    _median([r.llm_coverage for r in rows]))
+                    _median([r.llm_coverage for r in rows]), _median([r.spent for r in rows]))
             for method, rows in by_method.items()]
 
 
@@ -244,7 +274,7 @@ class Verdict:
 
 def verdicts_of(summaries: list[Summary]) -> list[Verdict]:
     """The targets, judged for each Tripartite variant against the RAG setting of best density."""
-    rag = [s for s in summaries if not is_tripartite(s.method)]
+    rag = [s for s in summaries if is_rag(s.method)]
     best = max(rag, key=lambda s: s.median_density)
     return [Verdict(ours.method, ours.median_tokens, ours.median_reach, best.method,
                     _ratio(ours.median_density, best.median_density))

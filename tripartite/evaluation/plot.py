@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tripartite.evaluation.measure import Measurement, Summary, is_tripartite
+from tripartite.evaluation.measure import Measurement, Summary, is_rag, is_search, is_tripartite
+
+SEARCH_STYLE = {"Local search": ("#009E73", "h"), "Global search": ("#8E44AD", "p")}  # colour, marker
 
 
 def write_plot(path: Path, measurements: list[Measurement], summaries: list[Summary], title: str) -> None:
@@ -15,12 +17,13 @@ def write_plot(path: Path, measurements: list[Measurement], summaries: list[Summ
     import matplotlib.ticker
 
     fig, ax = plt.subplots(figsize=(10, 6), dpi=120)
-    rag = [s for s in summaries if not is_tripartite(s.method)]
+    rag = [s for s in summaries if is_rag(s.method)]
     ours = [s for s in summaries if is_tripartite(s.method)]
     rag_colour, our_colour = "#4C72B0", "#D55E00"
     for s in summaries:  # the objects, faint: the spread behind each median
         rows = [m for m in measurements if m.method == s.method]
-        colour = our_colour if is_tripartite(s.method) else rag_colour
+        colour = (our_colour if is_tripartite(s.method) else
+                  SEARCH_STYLE.get(s.method, ("#555555", "o"))[0] if is_search(s.method) else rag_colour)
         ax.scatter([m.tokens for m in rows], [100 * m.coverage for m in rows], s=9, alpha=0.12, color=colour,
                    edgecolors="none", zorder=1)
     top_k = [s for s in rag if s.method.startswith("RAG top-")]
@@ -38,15 +41,20 @@ def write_plot(path: Path, measurements: list[Measurement], summaries: list[Summ
         ax.scatter([s.median_tokens], [100 * s.median_coverage], s=110 if n == 0 else 80,
                    color=shades[n % len(shades)], marker=markers[n % len(markers)], edgecolors="#3A1500",
                    linewidths=0.8, zorder=4 + (n == 0), label=f"{s.method} (median)")
+    for s in (s for s in summaries if is_search(s.method)):  # DB-GPT's GraphRAG prompts
+        colour, marker = SEARCH_STYLE.get(s.method, ("#555555", "o"))
+        ax.scatter([s.median_tokens], [100 * s.median_coverage], s=90, color=colour, marker=marker,
+                   edgecolors="#1A1A1A", linewidths=0.6, zorder=4, label=f"{s.method} (median, final prompt)")
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f"{x:,.0f}"))
+    ax.xaxis.set_minor_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f"{x:,.0f}" if str(round(x))[0] in "25" else ""))
     ax.set_xlabel("prompt tokens (cl100k_base, log scale); large markers: medians over the objects")
     ax.set_ylabel("coverage of the object's concepts, lexicon judge (%)")
     ax.set_ylim(-3, 106)
     ax.set_title(title, fontsize=10)
     ax.grid(True, which="both", alpha=0.25)
     ax.scatter([], [], color=rag_colour, marker="o", label="vector RAG (median; squares: score thresholds, same budget)")
-    ax.scatter([], [], color="grey", alpha=0.3, s=9, label="one object (faint: orange Tripartite, blue RAG)")
+    ax.scatter([], [], color="grey", alpha=0.3, s=9, label="one object (faint: orange Tripartite, blue RAG, green local, purple global)")
     ax.legend(fontsize=7.5, loc="lower right", framealpha=0.9)
     fig.tight_layout()
     fig.savefig(path)

@@ -16,7 +16,9 @@ DEFINITIONS = (
     f"RAG prompt's retrieved chunks). Reach counts only the concepts RAG top-{REACH_K} covers for the object. "
     "Density is concepts covered per 1,000 prompt tokens (cl100k_base). The pre-analysis column is the older "
     "measure: of the concepts the pre-analysis found in the object, those for which a cited chunk carries an "
-    "extract. Figures are medians over the objects.")
+    "extract. Local and global search (DB-GPT's GraphRAG over the triplet graph) search with the object's text; "
+    "what they cite is their entities, relations, community points and quoted chunks, and all prompt tokens adds "
+    "global search's map calls to the final prompt. Figures are medians over the objects.")
 
 
 def _percent(value: float | None) -> str:
@@ -25,13 +27,16 @@ def _percent(value: float | None) -> str:
 
 def summary_table(summaries: list[Summary]) -> list[str]:
     llm = any(s.median_llm_coverage is not None for s in summaries)
-    head = ("| method | median tokens | coverage (lexicon judge) | of RAG top-40's reach | density (covered / 1k tokens) "
+    spent = any(s.median_spent is not None for s in summaries)
+    head = ("| method | median tokens |" + (" all prompt tokens |" if spent else "")
+            + " coverage (lexicon judge) | of RAG top-40's reach | density (covered / 1k tokens) "
             "| coverage (pre-analysis) |" + (" coverage (LLM judge) |" if llm else ""))
-    lines = [head, "|---|---:|---:|---:|---:|---:|" + ("---:|" if llm else "")]
+    lines = [head, "|---|---:|" + ("---:|" if spent else "") + "---:|---:|---:|---:|" + ("---:|" if llm else "")]
     for s in summaries:
-        lines.append(f"| {s.method} | {s.median_tokens:,.0f} | {_percent(s.median_coverage)} | "
-                     f"{_percent(s.median_reach)} | {s.median_density:.2f} | {_percent(s.median_analysed_coverage)} |"
-                     + (f" {_percent(s.median_llm_coverage)} |" if llm else ""))
+        total = s.median_spent if s.median_spent is not None else s.median_tokens
+        lines.append(f"| {s.method} | {s.median_tokens:,.0f} |" + (f" {total:,.0f} |" if spent else "")
+                     + f" {_percent(s.median_coverage)} | {_percent(s.median_reach)} | {s.median_density:.2f} | "
+                     f"{_percent(s.median_analysed_coverage)} |" + (f" {_percent(s.median_llm_coverage)} |" if llm else ""))
     return lines
 
 
@@ -74,13 +79,15 @@ def sweep_table(points: list[TunePoint], best: TunePoint | None = None) -> list[
 def write_markdown(path: Path, context: dict, summaries: list[Summary], verdicts: list[Verdict],
                    measurements: list[Measurement], points: list[TunePoint], plot_name: str) -> None:
     failed = context.get("analysis_failures", 0)
-    lines = ["# Tripartite prompts against vector RAG", "",
+    searched = " and ".join(f"{m} search" for m in context.get("searches", []))
+    lines = ["# Tripartite prompts against vector RAG" + (f", {searched}" if searched else ""), "",
              f"Documents: {context['documents']} ({context['chunks']} chunks); ontology: {context['ontology']}; "
              f"objects: {context['objects']}; extraction: {context['provider']} ({context['model']}); "
              f"chunk embeddings: {context['embedder']}; alpha {context['alpha']}, beta {context['beta']}.", ""]
     if failed:
-        lines += [f"**Partial results: {failed} pre-analysis tasks failed; every figure below is over an incomplete "
-                  "analysis.**", ""]
+        lines += [f"**Partial results: {failed} LLM tasks (pre-analysis, triplet graph) failed; every figure below is "
+                  "over an incomplete analysis.**", ""]
+    lines += [f"Note: {note}" for note in context.get("notes", [])] + ([""] if context.get("notes") else [])
     lines += [DEFINITIONS, "", *summary_table(summaries), "", *verdict_lines(verdicts), "",
               f"![median coverage against median prompt tokens]({plot_name})", "",
               "## Per object", "", *per_object_table(measurements), ""]

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from tripartite.evaluation.judge import LexiconJudge, LLMJudge
-from tripartite.evaluation.measure import (RagSetting, Summary, Variant, Verdict, measure_objects, summarize,
-                                           verdicts_of)
+from tripartite.evaluation.measure import (SEARCH_LABELS, RagSetting, Summary, Variant, Verdict, measure_objects,
+                                           summarize, verdicts_of)
 from tripartite.evaluation.plot import write_plot
 from tripartite.evaluation.report import write_json, write_markdown
 from tripartite.evaluation.tune import Budget, sweep
@@ -16,7 +16,10 @@ from tripartite.infra.config import Settings
 from tripartite.infra.embeddings import chunk_embedder
 from tripartite.infra.graph import Graph
 from tripartite.infra.llm import open_runner
+from tripartite.kg.build import build_triplet_graph
+from tripartite.kg.prompts import version as kg_version
 from tripartite.pipeline import Inputs, prepare, reset_graph, run_pipeline
+from tripartite.search.global_search import PointRanker
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,7 @@ class EvalOptions:
     offline: bool = False
     reset: bool = False
     concurrency: int = 4
+    searches: tuple[str, ...] = ("local", "global")  # DB-GPT's GraphRAG prompts, measured beside
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,7 @@ class EvalResult:
     verdicts: list[Verdict]  # one per Tripartite variant
     files: dict[str, Path]
     analysis_errors: list[str]
+    notes: list[str] = field(default_factory=list)
 
 
 def evaluate(settings: Settings, graph: Graph, inputs: Inputs, options: EvalOptions,
@@ -54,16 +59,28 @@ def evaluate(settings: Settings, graph: Graph, inputs: Inputs, options: EvalOpti
                          exclusive="would leak into the comparison; use an empty database (or pass --reset to empty it)")
     embedder = chunk_embedder(settings, options.offline)
     judge = LexiconJudge.of_graph(graph, built.ontology)
+    searches, notes, triplets = list(options.searches), [], {}
+    if searches:
+        triplets = build_triplet_graph(settings, graph, embedder, say, options.offline, options.concurrency)
+        built.analysis_errors += triplets["errors"]
+        if triplets["communities"] is None and "global" in searches:
+            searches.remove("global")
+            notes.append(f"no global search rows: {triplets['note']}")
+            say(f"note: {notes[-1]}")
     with ExitStack() as stack:
         llm_judge = None
         if settings.llm.configured and not options.offline:
             runner = stack.enter_context(open_runner(settings, concurrency=options.concurrency))
             llm_judge = LLMJudge(runner, judge.concepts)
+        search_runner = stack.enter_context(open_runner(settings, PointRanker(embedder), offline=options.offline,
+                                                        concurrency=options.concurrency))
         say(f"comparing prompts for {len(built.objects)} objects: "
             f"{', '.join(v.label for v in options.variants)}, {', '.join(s.label for s in options.rag_settings)}"
+            + "".join(f", {SEARCH_LABELS[m]}" for m in searches)
             + (", judged by the lexicon and the LLM" if llm_judge else ", judged by the lexicon"))
         measurements = measure_objects(graph, embedder, built.objects, list(options.variants),
-                                       list(options.rag_settings), options.question, judge, llm_judge)
+                                       list(options.rag_settings), options.question, judge, llm_judge,
+                                       searches=tuple(searches), search_runner=search_runner)
     summaries = summarize(measurements)
     verdicts = verdicts_of(summaries)
     points = []
@@ -82,9 +99,10 @@ def evaluate(settings: Settings, graph: Graph, inputs: Inputs, options: EvalOpti
                "model": built.model, "embedder": embedder.name, "alpha": options.alpha, "beta": options.beta,
                "variants": [v.label for v in options.variants], "rag_settings": [s.label for s in options.rag_settings],
                "seconds": built.seconds, "analysis": {k: v for k, v in built.analysis.items() if k != "stages"},
-               "analysis_failures": len(built.analysis_errors)}
+               "analysis_failures": len(built.analysis_errors), "searches": searches, "notes": notes,
+               "triplet_graph": graph.one("kg/status", version=kg_version()) if searches else None}
     write_markdown(files["markdown"], context, summaries, verdicts, measurements, points, files["plot"].name)
     write_json(files["json"], context, summaries, verdicts, measurements, points)
     write_plot(files["plot"], measurements, summaries,
                f"{len(built.objects)} objects, {built.ontology}: median coverage against median prompt tokens")
-    return EvalResult(summaries, verdicts, files, built.analysis_errors)
+    return EvalResult(summaries, verdicts, files, built.analysis_errors, notes)

@@ -24,10 +24,12 @@ from tripartite.lexical.sentences import sentences_of
 ENTITIES_PER_CHUNK = 12
 MAX_TERMS = 2000
 PAIRS_PER_SENTENCE = 3
-_NAME = re.compile(r"(?<![\w-])(?:[A-Za-z]+[-.][A-Za-z0-9]+(?:[-.][A-Za-z0-9]+)*|[A-Z]{2,}[A-Za-z0-9]*"
-                   r"|[A-Z][a-z]+[A-Z][A-Za-z0-9]*|[A-Za-z]+[0-9][A-Za-z0-9]*)(?![\w-])")
+TECHNICAL_NAME = re.compile(r"(?<![A-Za-z0-9_-])(?:[A-Za-z]+[-.][A-Za-z0-9]+(?:[-.][A-Za-z0-9]+)*|[A-Z]{2,}[A-Za-z0-9]*"
+                   r"|[A-Z][a-z]+[A-Z][A-Za-z0-9]*|[A-Za-z]+[0-9][A-Za-z0-9]*)(?![A-Za-z0-9_-])")
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]{2,}")
-_CJK_RUN = re.compile(r"[\u3400-\u9fff\u3040-\u30ff]{2,}")
+_URLISH = re.compile(r"\S*(?:://|www\.|[?&][\w-]*=)\S*")   # links and their query strings name nothing
+_HEX_ID = re.compile(r"[0-9a-f]*[0-9][0-9a-f]*")             # hashes and ids, not names
+CJK_RUN = re.compile(r"[\u3400-\u9fff\u3040-\u30ff]{2,}")
 STOPWORDS = set("""the and for with that this from are was were has have had not but you your our their its into
 onto than then them they there these those what when where which while who whom why how all any each few more most
 other some such only own same can will just should could would may might must also very about above after again
@@ -50,7 +52,7 @@ def recurring_terms(texts: Iterable[str], min_chunks: int = 3) -> list[str]:
         for sentence in (s for p in sentences_of(passage(text)) for s in p):
             words = [w.lower() for w in _WORD.findall(sentence)]
             terms.update(f"{a} {b}" for a, b in zip(words, words[1:]) if a not in STOPWORDS and b not in STOPWORDS)
-            for run in _CJK_RUN.findall(sentence):
+            for run in CJK_RUN.findall(sentence):
                 for n in range(2, 7):
                     terms.update(run[i:i + n] for i in range(len(run) - n + 1)
                                  if run[i] not in CJK_FUNCTION and run[i + n - 1] not in CJK_FUNCTION
@@ -68,6 +70,10 @@ def recurring_terms(texts: Iterable[str], min_chunks: int = 3) -> list[str]:
                 maximal.append((n, term))
             longer.append(term)
     return [term for n, term in sorted(maximal, key=lambda x: (-x[0], x[1]))][:MAX_TERMS]
+
+
+def _blank(match: re.Match) -> str:
+    return " " * len(match.group())  # positions stay those of the sentence
 
 
 class TripletExtractor:
@@ -89,7 +95,8 @@ class TripletExtractor:
         for concept, pattern in self.concepts:
             if (m := pattern.search(sentence)):
                 found.append((m.start(), concept.name, "Concept"))
-        found += [(m.start(), m.group(), "Name") for m in _NAME.finditer(sentence)]
+        found += [(m.start(), m.group(), "Name") for m in TECHNICAL_NAME.finditer(_URLISH.sub(_blank, sentence))
+                  if not (len(m.group()) >= 6 and _HEX_ID.fullmatch(m.group()))]
         if self._terms is not None:
             found += [(m.start(), m.group().lower(), "Term") for m in self._terms.finditer(sentence)]
         unique: dict[str, tuple[int, str, str]] = {}

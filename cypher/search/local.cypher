@@ -1,0 +1,61 @@
+// read: local search (DB-GPT's): the entities the question's keywords name (full-text index
+// entity_names), the relations around them up to $depth hops (at most 3, and $relation_limit),
+// the chunks they came from, ranked by how many of the found entities they mention, traced up to
+// Document > Section, and the communities of the found entities with their reports.
+// Browser: :param question_keywords => ['AWEL', 'workflow']; :param depth => 2; :param entity_limit => 10;
+//          :param relation_limit => 40; :param chunk_limit => 12
+
+// Each keyword as a phrase, a match on the name counting four times one in the description.
+WITH [k IN $question_keywords WHERE trim(k) <> '' | '"' + replace(replace(trim(k), '\\', ' '), '"', ' ') + '"'] AS terms
+CALL (terms) {
+  WITH terms WHERE size(terms) > 0
+  CALL db.index.fulltext.queryNodes('entity_names',
+    reduce(q = '', t IN terms | q + CASE WHEN q = '' THEN '' ELSE ' OR ' END + 'name:' + t + '^4 OR description:' + t))
+  YIELD node, score
+  RETURN node AS entity, score
+  ORDER BY score DESC, node.key
+  LIMIT $entity_limit
+}
+WITH collect({entity: entity, score: score}) AS found
+WITH found, [x IN found | x.entity] AS seeds
+CALL (seeds) {
+  UNWIND seeds AS seed
+  CALL (seed) {
+    MATCH (seed)-[r]-(other:__Entity__) WHERE r.chunks IS NOT NULL AND $depth >= 1
+    RETURN r, 1 AS hops
+    UNION
+    MATCH (seed)-[]-(:__Entity__)-[r]-(other:__Entity__) WHERE r.chunks IS NOT NULL AND $depth >= 2 AND other <> seed
+    RETURN r, 2 AS hops
+    UNION
+    MATCH (seed)-[]-(:__Entity__)-[]-(:__Entity__)-[r]-(other:__Entity__)
+    WHERE r.chunks IS NOT NULL AND $depth >= 3 AND other <> seed
+    RETURN r, 3 AS hops
+  }
+  WITH r, min(hops) AS hops
+  ORDER BY hops, r.weight DESC, elementId(r)
+  LIMIT $relation_limit
+  RETURN collect({source: startNode(r).name, target: endNode(r).name, type: type(r), description: r.description,
+                  weight: r.weight, hops: hops, chunks: r.chunks}) AS relations
+}
+CALL (seeds) {
+  UNWIND seeds AS e
+  MATCH (e)-[:FROM_CHUNK]->(t:Chunk)
+  WITH t, count(DISTINCT e) AS mentions
+  ORDER BY mentions DESC, t.document_id, t.index
+  LIMIT $chunk_limit
+  MATCH (t)-[:FROM_DOCUMENT]->(d:Document)
+  OPTIONAL MATCH (s:Section {id: t.section_id})
+  RETURN collect({chunk_id: t.id, text: t.text, document: d.title, section_path: s.path, mentions: mentions,
+                  tokens: t.token_count}) AS chunks
+}
+CALL (seeds) {
+  UNWIND seeds AS e
+  MATCH (e)-[:IN_COMMUNITY]->(:Community)-[:PARENT*0..]->(c:Community)
+  WHERE c.summary IS NOT NULL
+  WITH c, count(DISTINCT e) AS members
+  ORDER BY members DESC, c.level, c.id
+  LIMIT 3
+  RETURN collect({id: c.id, level: c.level, title: c.title, summary: c.summary}) AS communities
+}
+RETURN [x IN found | {name: x.entity.name, type: x.entity.type, description: x.entity.description,
+                      score: x.score}] AS entities, relations, chunks, communities;

@@ -1,0 +1,184 @@
+"""Global search, a map-reduce over community reports (Microsoft GraphRAG's, on DB-GPT's
+communities): the reports of one level are ranked by the similarity of their embedding to the
+question and only the most relevant are mapped; each batch of reports gives scored points (one
+LLM call each, concurrent and cached; offline, the reports' sentences ranked by similarity to
+the question); the final prompt holds the best points within the budget, with the communities
+and chunks behind them as references."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from tripartite.infra.errors import TripartiteError
+from tripartite.infra.graph import Graph
+from tripartite.infra.llm.tasks import InvalidAnswer, load_json
+from tripartite.infra.tokens import count_tokens, truncate_to_tokens
+from tripartite.lexical.sentences import sentences_of
+from tripartite.search.layout import SearchPrompt
+
+MAP_SCHEMA = "map-points-v1"
+MAP_SHAPE = '{"points": [{"description": "...", "score": 0-100, "reports": [1]}]}'
+MAP = """Answer the question from the community reports below: give the points that help answer it, each \
+with a score from 0 to 100 for how much it helps (0: not at all) and the numbers of the reports it comes from.
+Question: {question}
+Reports:
+{reports}
+Answer with JSON only: {shape}"""
+INTRO = ("Answer the question from the points below, which the knowledge graph's community reports give on it "
+         "(in brackets, how much each helps, out of 100); cite the references you use by their numbers in brackets.")
+MAX_TOKENS = 3000         # the final prompt, by default
+CHUNKS_PER_COMMUNITY = 3  # the chunks named behind each community's points
+MAP_LIMIT = 8            # communities mapped at most, the most relevant first
+MAP_TOKENS = 4000        # the map step's prompt tokens, all calls together (by default)
+MAP_BATCH_TOKENS = 1500  # reports per map call, at most
+REPORT_TOKENS = 900      # a longer report is cut for the map step
+MIN_COMMUNITIES = 4      # the default level has at least this many reports, where one does
+POINTS_PER_BATCH = 5     # offline: sentences taken per batch
+
+
+@dataclass(frozen=True)
+class MapTask:
+    stage: str
+    item_id: str
+    prompt: str
+    query: str              # what the offline map step ranks sentences against
+    reports: tuple          # (number, community id, report text)
+
+    schema = MAP_SCHEMA
+    shape = MAP_SHAPE
+
+    def parse(self, content: str) -> list[dict]:
+        data = load_json(content)
+        if not isinstance(data, dict) or not isinstance(data.get("points"), list):
+            raise InvalidAnswer('the answer must be an object with a "points" list')
+        numbers = {n for n, _, _ in self.reports}
+        points = []
+        for item in data["points"]:
+            if not isinstance(item, dict) or not isinstance(item.get("description"), str):
+                raise InvalidAnswer('each point must be an object with a "description"')
+            score = item.get("score", 0)
+            if not isinstance(score, (int, float)) or isinstance(score, bool) or not 0 <= score <= 100:
+                raise InvalidAnswer('"score" must be a number from 0 to 100')
+            reports = [n for n in item.get("reports") or [] if n in numbers]
+            points.append({"description": item["description"].strip(), "score": float(score), "reports": reports})
+        return points
+
+
+class PointRanker:
+    """Offline map answers: each report's sentences ranked by similarity to the question."""
+
+    offline = True
+    name = "extractive"
+    model = "map-extractive-v1"
+
+    def __init__(self, embedder):
+        self.embedder = embedder
+
+    def answer(self, task: MapTask):
+        from tripartite.infra.llm.providers import Usage
+
+        sentences = [(n, s) for n, _, text in task.reports for p in sentences_of(text) for s in p
+                     if not s.startswith("#")]
+        if not sentences:
+            return [], Usage()
+        vectors = self.embedder.embed([task.query] + [s for _, s in sentences])
+        similarity = vectors[1:] @ vectors[0]
+        best = np.argsort(-similarity, kind="stable")[:POINTS_PER_BATCH]
+        return [{"description": sentences[i][1].lstrip("- "), "score": round(100 * max(0.0, float(similarity[i])), 1),
+                 "reports": [sentences[i][0]]} for i in best], Usage()
+
+
+def choose_level(levels: list[dict]) -> int:
+    """The level whose reports cover the most entities, among those with at least
+    MIN_COMMUNITIES reports when there are any; the coarsest of equals. Coarse levels read well
+    for whole-corpus questions, but Leiden leaves many entities out of them; the ranking by
+    similarity then picks the reports worth mapping."""
+    able = [row for row in levels if row["communities"] >= MIN_COMMUNITIES] or levels
+    return max(able, key=lambda row: (row["members"], row["level"]))["level"]
+
+
+def _map_task(question: str, query: str, batch: list[tuple]) -> MapTask:
+    reports = "\n\n".join(f"[{n}] {text}" for n, _, text in batch)
+    return MapTask("map", "batch " + ",".join(str(n) for n, _, _ in batch),
+                   MAP.format(question=question, shape=MAP_SHAPE, reports=reports), query, tuple(batch))
+
+
+def map_tasks(question: str, communities: list[dict], map_tokens: int = MAP_TOKENS,
+              query: str | None = None) -> list[MapTask]:
+    """Batches of the ranked reports (each cut to REPORT_TOKENS), numbered [1], [2]... across
+    batches, the most relevant first, while all map prompts together stay within `map_tokens`.
+    `query` (default: the question) is what the offline map step ranks sentences against."""
+    query = question if query is None else query
+    done: list[MapTask] = []
+    batch: list[tuple] = []
+    for n, c in enumerate(communities, start=1):
+        text = truncate_to_tokens(c["report"] or f"# {c['title']}\n{c['summary']}", REPORT_TOKENS)
+        grown = _map_task(question, query, batch + [(n, c["id"], text)])
+        if batch and count_tokens(grown.prompt) > MAP_BATCH_TOKENS:  # close the batch, open another
+            done.append(_map_task(question, query, batch))
+            batch, grown = [], _map_task(question, query, [(n, c["id"], text)])
+        if sum(count_tokens(t.prompt) for t in done) + count_tokens(grown.prompt) > map_tokens:
+            break
+        batch.append((n, c["id"], text))
+    if batch:
+        done.append(_map_task(question, query, batch))
+    return done
+
+
+def global_search(graph: Graph, question: str, embedder, runner, max_tokens: int = MAX_TOKENS,
+                  level: int | None = None, map_tokens: int = MAP_TOKENS, dry_run: bool = False,
+                  subject: dict | None = None) -> dict:
+    """The global-search prompt for a question (see the module doc). With a subject
+    ({"object_id", "text"}), the object's text ranks the communities and is shown under the
+    question, in the map calls and in the prompt."""
+    if not question.strip():
+        raise TripartiteError("the question is empty; ask something")
+    levels = graph.run("search/community_levels")
+    if not levels:
+        raise TripartiteError("there are no community reports yet; build them with `tripartite kg extract` and then "
+                              "`tripartite kg communities`")
+    known = [row["level"] for row in levels]
+    if level is not None and level not in known:
+        raise TripartiteError(f"no reports at level {level}; the levels with reports are {', '.join(map(str, known))}")
+    level = choose_level(levels) if level is None else level
+    query = subject["text"] if subject else question
+    block = f"Object {subject['object_id']}:\n{subject['text'].strip()}" if subject else ""
+    ranked = graph.run("search/ranked_communities", level=level, vector=embedder.embed([query])[0].tolist(),
+                       limit=MAP_LIMIT, chunks_per_community=CHUNKS_PER_COMMUNITY)
+    tasks = map_tasks(f"{question}\n{block}" if block else question, ranked, map_tokens, query)
+    spent = sum(count_tokens(t.prompt) for t in tasks)
+    by_number = {n: c for n, c in enumerate(ranked, start=1)}
+    mapped = [by_number[n] for task in tasks for n, _, _ in task.reports]
+    head = {"mode": "global", "question": question, "level": level, "map_calls": len(tasks),
+            "map_tokens": spent}
+    if dry_run and not runner.provider.offline:  # the points are the model's: the final prompt is at most the budget
+        return {**head, "tokens": max_tokens, "total_tokens": spent + max_tokens, "estimate": True, "prompt": "",
+                "references": [], "material": "", "communities": [_community(c) for c in mapped]}
+    points = []
+    for outcome in runner.run(tasks):
+        if outcome.error:
+            raise TripartiteError(f"a map call failed: {outcome.error}")
+        if not outcome.skipped:
+            points += outcome.result
+    points = sorted((p for p in points if p["score"] > 0), key=lambda p: (-p["score"], p["description"]))
+    prompt = SearchPrompt(question, max_tokens, INTRO, subject=block)
+    behind: dict[str, dict] = {}
+    for point in dict((p["description"], p) for p in points).values():
+        saved = prompt.checkpoint()
+        numbers = [prompt.add_source(chunk) for n in point["reports"] for chunk in by_number[n]["chunks"]]
+        marks = "".join(f"[{r}]" for r in dict.fromkeys(numbers))
+        line = f"- ({point['score']:g}) {point['description']} {marks}".rstrip()
+        if None in numbers or not prompt.add_section("Points", [line], cited=[point["description"]]):
+            prompt.rollback(saved)  # the best points are in; this one does not fit
+            break
+        behind.update((by_number[n]["id"], by_number[n]) for n in point["reports"])
+    text = prompt.text()
+    tokens = count_tokens(text)
+    return {**head, "tokens": tokens, "total_tokens": spent + tokens, "prompt": text,
+            "references": prompt.references(), "material": prompt.material(),
+            "communities": [_community(c) for c in behind.values()]}
+
+
+def _community(c: dict) -> dict:
+    return {"id": c["id"], "level": c["level"], "title": c["title"]}

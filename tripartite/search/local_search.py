@@ -1,0 +1,89 @@
+"""Local search (DB-GPT's): keywords from the question, the entities they name, the relations
+around them, the chunks they came from (traced up to Document > Section) and the reports of
+their communities, in one prompt within a token budget. The retrieval is one Cypher script,
+cypher/search/local.cypher (a Browser procedure too); when no entity matches, the chunks
+closest to the question stand in, and the result says so."""
+from __future__ import annotations
+
+from tripartite.infra.errors import TripartiteError
+from tripartite.infra.graph import Graph
+from tripartite.infra.llm.providers import ConceptInfo
+from tripartite.infra.tokens import count_tokens
+from tripartite.search.keywords import keywords_task, offline_keywords
+from tripartite.search.layout import SearchPrompt
+
+INTRO = ("Answer the question from the knowledge graph's entities, relations and community reports below and "
+         "from the numbered sources; cite the sources you use by their numbers in brackets.")
+MAX_TOKENS = 4000
+DEPTH = 2
+ENTITY_LIMIT, RELATION_LIMIT, CHUNK_LIMIT = 10, 40, 12
+
+
+def question_keywords(graph: Graph, query: str, runner=None) -> tuple[list[str], int]:
+    """(keywords, prompt tokens spent): the LLM's when a runner with a model is given, else offline."""
+    if runner is not None and not runner.provider.offline:
+        task = keywords_task(query)
+        return runner.ask(task), count_tokens(task.prompt)
+    concepts = [ConceptInfo(r["id"], r["name"], tuple(r["synonyms"]), r["description"])
+                for r in graph.run("analysis/concepts", ontology=None)]
+    return offline_keywords(query, concepts), 0
+
+
+def retrieve(graph: Graph, keywords: list[str], depth: int = DEPTH) -> dict:
+    """What cypher/search/local.cypher finds for the keywords."""
+    return graph.one("search/local", question_keywords=keywords, depth=min(max(depth, 0), 3),
+                     entity_limit=ENTITY_LIMIT, relation_limit=RELATION_LIMIT, chunk_limit=CHUNK_LIMIT)
+
+
+def _fallback_note(graph: Graph, keywords: list[str]) -> str:
+    if graph.one("search/entity_count")["entities"] == 0:
+        return ("there is no triplet graph yet (build it with `tripartite kg extract`); the chunks closest to the "
+                "question stand in")
+    return (f"no entity of the knowledge graph matches the question's keywords ({', '.join(keywords) or 'none'}); "
+            "the chunks closest to the question stand in")
+
+
+def local_search(graph: Graph, question: str, embedder, max_tokens: int = MAX_TOKENS, depth: int = DEPTH,
+                 runner=None, subject: dict | None = None, dry_run: bool = False) -> dict:
+    """The local-search prompt for a question (see the module doc) and what stands behind it.
+    With a subject ({"object_id", "text"}), the object's text is what is searched for, and the
+    prompt shows it under the question. A dry run with an LLM whose keywords are not cached
+    estimates: the keywords prompt, and the budget for the final one."""
+    if not question.strip():
+        raise TripartiteError("the question is empty; ask something")
+    query = subject["text"] if subject else question
+    if dry_run and runner is not None and not runner.provider.offline and not runner.is_cached(keywords_task(query)):
+        spent = count_tokens(keywords_task(query).prompt)
+        return {"mode": "local", "question": question, "tokens": max_tokens, "total_tokens": spent + max_tokens,
+                "estimate": True, "prompt": "", "references": [], "material": "", "communities": [],
+                "entities": [], "keywords": [], "note": ""}
+    keywords, spent = question_keywords(graph, query, runner)
+    found = retrieve(graph, keywords, depth)
+    note = ""
+    prompt = SearchPrompt(question, max_tokens, INTRO,
+                          subject=f"Object {subject['object_id']}:\n{subject['text']}" if subject else "")
+    if found["entities"]:
+        # What a coverage judge reads is the descriptions and summaries (from the documents),
+        # not the entity names the keywords matched.
+        entities, relations, communities = found["entities"], found["relations"], found["communities"]
+        prompt.add_section("Entities", [f"- {e['name']} ({e['type']}): {e['description'] or ''}".rstrip(": ")
+                                        for e in entities], max_tokens // 5,
+                           [e["description"] or "" for e in entities])
+        prompt.add_section("Relations", [f"- {r['source']} {r['type']} {r['target']}: {r['description'] or ''}"
+                                         .rstrip(": ") for r in relations], max_tokens // 5,
+                           [r["description"] or "" for r in relations])
+        prompt.add_section("Communities", [f"- {c['title']}: {c['summary']}" for c in communities], max_tokens // 6,
+                           [c["summary"] or "" for c in communities])
+        chunks = found["chunks"]
+    else:
+        note = _fallback_note(graph, keywords)
+        chunks = graph.run("search/closest_chunks", vector=embedder.embed([query])[0].tolist(), limit=CHUNK_LIMIT)
+    for chunk in chunks:
+        if prompt.add_source(chunk) is None:
+            break
+    text = prompt.text()
+    tokens = count_tokens(text)
+    return {"mode": "local", "question": question, "tokens": tokens, "total_tokens": spent + tokens,
+            "prompt": text, "references": prompt.references(), "material": prompt.material(),
+            "communities": [{"id": c["id"], "level": c["level"], "title": c["title"]} for c in found["communities"]],
+            "entities": [e["name"] for e in found["entities"]], "keywords": keywords, "note": note}

@@ -1,0 +1,62 @@
+"""The four ways to build a prompt for one object, side by side: tripartite (the selection's
+prompt), rag (the chunks closest to the object's text), local and global search (the object's
+text as what is searched for). Each gives the same shape, so `prompt`, `ask` and `eval` treat
+them alike: {mode, object_id, question, tokens, total_tokens, prompt, references, material},
+where material is what the prompt brings in from the documents (what a coverage judge reads)."""
+from __future__ import annotations
+
+from tripartite.infra.config import question_or_default
+from tripartite.infra.errors import TripartiteError
+from tripartite.infra.graph import Graph
+from tripartite.objects.store import object_text
+from tripartite.search.global_search import global_search
+from tripartite.search.local_search import local_search
+from tripartite.search.vector import object_rag_prompt
+from tripartite.selection import tripartite_prompt
+
+MODES = ("tripartite", "rag", "local", "global")
+RAG_TOP_K = 5
+
+
+def _subject(graph: Graph, object_id: str, question: str | None) -> tuple[dict, str]:
+    found = object_text(graph, object_id)
+    if found is None:
+        raise TripartiteError(f"no object with id {object_id!r}; see `tripartite objects list`")
+    return {"object_id": object_id, "text": found["text"]}, question_or_default(question, found["question"])
+
+
+def chunk_trails(graph: Graph, chunk_ids: list[str]) -> list[dict]:
+    """Numbered references for chunks, traced to Document > Section."""
+    rows = graph.run("search/chunk_trails", chunk_ids=chunk_ids)
+    return [{"n": n, "chunk_id": r["chunk_id"], "document": r["document"], "section_path": r["section_path"] or []}
+            for n, r in enumerate(rows, start=1)]
+
+
+def object_prompt(graph: Graph, object_id: str, mode: str, embedder, runner=None, question: str | None = None,
+                  max_tokens: int | None = None, selection: dict | None = None, dry_run: bool = False) -> dict:
+    """The object's prompt built one way. `selection` holds the Tripartite prompt's options
+    (selection, max_per_concept, tokens_per_concept); `runner` answers the LLM steps of local
+    (keywords) and global (map) search, offline when its provider is."""
+    if mode == "tripartite":
+        options = selection or {}
+        built = tripartite_prompt(graph, object_id, question, options.get("max_per_concept"), max_tokens,
+                                  options.get("selection", "floor"), options.get("tokens_per_concept"))
+        evidence = [e for c in built["concepts"] for e in c["evidence"]]
+        return {**built, "mode": mode, "question": built["prompt"].split("\n", 1)[0].removeprefix("Question: "),
+                "total_tokens": built["tokens"], "material": "\n".join(e["text"] for e in evidence)}
+    if mode == "rag":
+        built = object_rag_prompt(graph, embedder, object_id, RAG_TOP_K, None, question)
+        references = chunk_trails(graph, [c["chunk_id"] for c in built["chunks"]])
+        asked = built["prompt"].split("\n", 1)[0].removeprefix("Question: ")
+        return {"mode": mode, "object_id": object_id, "question": asked, "tokens": built["tokens"],
+                "total_tokens": built["tokens"], "prompt": built["prompt"], "references": references,
+                "material": "\n".join(c["text"] for c in built["chunks"])}
+    subject, asked = _subject(graph, object_id, question)
+    budget = {"max_tokens": max_tokens} if max_tokens else {}  # else each search's own default
+    if mode == "local":
+        built = local_search(graph, asked, embedder, runner=runner, subject=subject, **budget)
+    elif mode == "global":
+        built = global_search(graph, asked, embedder, runner, subject=subject, dry_run=dry_run, **budget)
+    else:
+        raise TripartiteError(f"mode {mode!r} is unknown; use one of {', '.join(MODES)}")
+    return {**built, "object_id": object_id}
