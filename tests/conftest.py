@@ -126,6 +126,14 @@ def neo4j_db(neo4j_target):
     wipe(neo4j_target)
 
 
+@pytest.fixture(scope="module")
+def module_db(neo4j_target):
+    """An empty database for the read-only tests of one module, built up once by them."""
+    wipe(neo4j_target)
+    yield neo4j_target
+    wipe(neo4j_target)
+
+
 @pytest.fixture
 def driver(neo4j_db):
     with neo4j_db.driver() as drv:

@@ -100,9 +100,32 @@ def answer(prompt: str) -> str:
     return answer_extraction(prompt)
 
 
+def schema_of(body: dict) -> dict | None:
+    response_format = body.get("response_format") or {}
+    if response_format.get("type") == "json_schema":
+        return response_format["json_schema"]["schema"]
+    return None
+
+
+def answer_by_names(prompt: str) -> str:
+    """What small models do: concepts named by their names, and the template's literal <id>."""
+    concepts = re.findall(r"^- ([^:\n]+:[^:\s]+): ([^.\n]+)\.", prompt, flags=re.MULTILINE)
+    extracts = [{"concept_id": name, "extract": f"About {name.lower()}."} for _, name in concepts]
+    return json.dumps({"extracts": extracts + [{"concept_id": "<id>", "extract": "copied from the template"}]})
+
+
 class FakeOpenAI:
+    """A real HTTP server speaking the OpenAI API (chat completions, embeddings, models), with
+    answers computed from the prompts, and scripted misbehaviour: 429, 500, 400, 401, timeout,
+    malformed, runaway (cut at max_tokens), names (concepts named instead of their ids).
+    With structured=True it honours a JSON schema the way constrained decoding does for the
+    runner's probe (the enum's value); otherwise it ignores schemas, like a server without
+    constrained decoding. `slots` makes it report llama.cpp's /slots."""
+
     def __init__(self, dimensions: int = 64, models: tuple[str, ...] = ("fake-embed", "fake-chat"),
-                 delay: float = 0.0, timeout_sleep: float = 3.0):
+                 delay: float = 0.0, timeout_sleep: float = 3.0, structured: bool = False, slots: int | None = None):
+        self.structured = structured
+        self.slots = slots
         self.dimensions = dimensions
         self.models = models
         self.delay = delay
@@ -128,6 +151,8 @@ class FakeOpenAI:
             def do_GET(self):
                 if server.always == "401":
                     return self._send(401, {"error": {"message": "Incorrect API key provided: sk-secret-echo"}})
+                if self.path.rstrip("/") == "/slots" and server.slots:
+                    return self._send(200, [{"id": i, "is_processing": False} for i in range(server.slots)])
                 if self.path.rstrip("/").endswith("/models"):
                     self._send(200, {"object": "list", "data": [{"id": m, "object": "model", "owned_by": "test"}
                                                                 for m in server.models]})
@@ -151,8 +176,9 @@ class FakeOpenAI:
                     self._send(404, {"error": {"message": f"no route {self.path}"}})
 
             def _chat(self, body: dict) -> None:
-                with server.lock:
-                    behaviour = server.script.pop(0) if server.script else (server.always or "ok")
+                probe = server._is_probe({"body": body})
+                with server.lock:  # the script is for tasks: the runner's probe is answered as it comes
+                    behaviour = "ok" if probe else server.script.pop(0) if server.script else (server.always or "ok")
                 if server.delay:
                     time.sleep(server.delay)
                 if behaviour == "429":
@@ -169,11 +195,24 @@ class FakeOpenAI:
                     time.sleep(server.timeout_sleep)
                     return self._send(200, {"error": "too late"})
                 prompt = body["messages"][-1]["content"]
-                content = "Sure! Here you go: {extracts: [" if behaviour == "malformed" else answer(prompt)
+                schema = schema_of(body)
+                finish = "stop"
+                if probe:
+                    color = schema["properties"]["color"]["enum"][0] if server.structured else "banana"
+                    content = json.dumps({"color": color, "note": "ok"})
+                elif behaviour == "malformed":
+                    content = "Sure! Here you go: {extracts: ["
+                elif behaviour == "runaway":  # a model that loops until max_tokens stops it
+                    content = '{"extracts": [{"concept_id": "' + "la " * int(body.get("max_tokens") or 4000)
+                    finish = "length"
+                elif behaviour == "names":
+                    content = answer_by_names(prompt)
+                else:
+                    content = answer(prompt)
                 self._send(200, {
                     "id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()),
                     "model": body.get("model"),
-                    "choices": [{"index": 0, "finish_reason": "stop",
+                    "choices": [{"index": 0, "finish_reason": finish,
                                  "message": {"role": "assistant", "content": content}}],
                     "usage": {"prompt_tokens": len(prompt.split()), "completion_tokens": len(content.split()),
                               "total_tokens": len(prompt.split()) + len(content.split())}})
@@ -194,4 +233,14 @@ class FakeOpenAI:
         self.httpd.server_close()
 
     def chat_requests(self) -> list[dict]:
-        return [r for r in self.requests if r["path"].rstrip("/").endswith("/chat/completions")]
+        """The chat requests of tasks (the runner's one structured-answers probe apart)."""
+        return [r for r in self.requests if r["path"].rstrip("/").endswith("/chat/completions")
+                and not self._is_probe(r)]
+
+    def probe_requests(self) -> list[dict]:
+        return [r for r in self.requests if r["path"].rstrip("/").endswith("/chat/completions") and self._is_probe(r)]
+
+    @staticmethod
+    def _is_probe(request: dict) -> bool:
+        schema = schema_of(request["body"])
+        return bool(schema) and "color" in schema.get("properties", {})

@@ -43,7 +43,8 @@ def embedder():
 # ---- the answer schema ---------------------------------------------------------------------------
 def test_answers_are_validated():
     ids = ["a", "b"]
-    assert parse_extracts('```json\n{"extracts": [{"concept_id": "a", "extract": " x "}]}\n```', ids) == {"a": "x", "b": ""}
+    parsed = parse_extracts('```json\n{"extracts": [{"concept_id": "a", "extract": " x "}]}\n```', ids)
+    assert parsed.value == {"a": "x", "b": ""} and parsed.dropped == 0
     for bad, message in [("nope", "not JSON"), ('{"x": 1}', "extracts"),
                          ('{"extracts": [{"concept_id": "z", "extract": ""}]}', "unknown concept_id"),
                          ('{"extracts": [{"concept_id": "a", "extract": 5}]}', "must be a string")]:

@@ -1,5 +1,5 @@
 """Fault injection: bad input, a failing LLM endpoint, concurrent migrations, an interrupted
-selection and a server that dies mid-ingest. Each case asserts the one line a user sees, the
+selection (a server that dies mid-ingest: test_server.py). Each case asserts the one line a user sees, the
 exit code, and the graph's counts before and after: nothing lost without a word."""
 import json
 import os
@@ -7,13 +7,12 @@ import signal
 import subprocess
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from conftest import REPO, cli_env, free_port
+from conftest import cli_env
 from fake_openai import FakeOpenAI
 from tripartite.cli import cli
 from tripartite.infra.paths import samples_dir
@@ -295,54 +294,6 @@ def test_two_migrations_at_once_leave_one_history(neo4j_db, driver, tmp_path):
     records, _, _ = driver.execute_query("MATCH (m:__TripartiteMigration) RETURN m.file AS file, count(*) AS n")
     assert records and all(r["n"] == 1 for r in records)
     assert sum("applied V001" in out for out in outputs) == 1
-
-
-@pytest.mark.server
-def test_a_server_killed_mid_ingest_leaves_whole_documents(tmp_path, settings_for):
-    from neo4j import GraphDatabase
-
-    from tripartite.infra.config import load_settings
-    from tripartite.infra.server.local import LocalServer
-
-    settings = load_settings(env={k: v for k, v in os.environ.items() if not k.startswith("NEO4J_")}, cwd=REPO)
-    server = LocalServer(replace(settings.server, home=tmp_path / "home", bolt_port=free_port(),
-                                 http_port=free_port()), settings.cache_dir)
-    status = server.start()
-    try:
-        corpus = tmp_path / "corpus"
-        corpus.mkdir()
-        paragraph = "Atrial fibrillation raises the risk of stroke, and blood thinners lower it. " * 12
-        for n in range(400):
-            (corpus / f"doc-{n:03d}.md").write_text(f"# Document {n}\n\n" + f"{paragraph}\n\n" * 40)
-        env = {**os.environ, "NEO4J_URI": status.bolt_uri, "TRIPARTITE_CONFIG": "",
-               "TRIPARTITE_SERVER_HOME": str(tmp_path / "home")}
-        subprocess.run([sys.executable, "-m", "tripartite", "migrate"], env=env, check=True, capture_output=True)
-        ingest = subprocess.Popen([sys.executable, "-m", "tripartite", "ingest", str(corpus), "--no-embed"],
-                                  env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        with GraphDatabase.driver(status.bolt_uri, auth=None) as driver:
-            deadline = time.monotonic() + 120
-            while time.monotonic() < deadline and ingest.poll() is None:
-                if driver.execute_query("RETURN COUNT { (:Document) } AS n").records[0]["n"] >= 2:
-                    break
-                time.sleep(0.05)
-        os.kill(status.pid, signal.SIGKILL)
-        output = ingest.communicate(timeout=120)[0]
-        assert ingest.returncode == 1, output
-        errors = [line for line in output.splitlines() if line.startswith("error: ")]
-        assert len(errors) == 1 and "lost the connection to Neo4j" in errors[0] and "Traceback" not in output
-        server.stop()
-        server.start()
-        with GraphDatabase.driver(status.bolt_uri, auth=None) as driver:
-            broken, _, _ = driver.execute_query("""
-                MATCH (d:Document) WHERE d.chunk_count <> COUNT { (:Chunk)-[:FROM_DOCUMENT]->(d) }
-                RETURN count(d) AS n""")
-            orphans, _, _ = driver.execute_query("MATCH (c:Chunk) WHERE NOT (c)-[:FROM_DOCUMENT]->() RETURN count(c) AS n")
-            assert broken[0]["n"] == 0 and orphans[0]["n"] == 0  # every stored document is whole
-        again = subprocess.run([sys.executable, "-m", "tripartite", "ingest", str(corpus), "--no-embed"], env=env,
-                               capture_output=True, text=True)
-        assert again.returncode == 0, again.stdout + again.stderr
-    finally:
-        server.stop()
 
 
 def test_doctor_says_what_to_do_about_an_edited_migration(neo4j_db, tmp_path):

@@ -18,9 +18,10 @@ def invoke(args, env):
     return CliRunner().invoke(cli, args, env=env)
 
 
-@pytest.fixture
-def selected(neo4j_db, tmp_path):
-    env = cli_env(neo4j_db, tmp_path)
+@pytest.fixture(scope="module")
+def selected(module_db, tmp_path_factory):
+    """The sample, analysed and selected once for the module's tests, which only read it."""
+    env = cli_env(module_db, tmp_path_factory.mktemp("selected"))
     for args in (["migrate"], ["ingest", str(samples_dir() / "guidelines")], ["ontology", "load", "cardiology"],
                  ["objects", "add", str(samples_dir() / "objects"), "--kind", "anamnesis"], ["analyze"],
                  ["select", "--alpha", "0.8", "--beta", "0.4"]):
@@ -101,6 +102,28 @@ def test_ask_sends_the_prompt_and_prints_references(selected):
         assert again.output == result.output and len(server.chat_requests()) == 1  # cached
 
 
+def test_graphrag_with_the_tripartite_retriever(selected, module_db):
+    # neo4j-graphrag users get the prompt where they look: a Retriever taking an object id.
+    from neo4j_graphrag.generation import GraphRAG
+    from neo4j_graphrag.llm import OpenAILLM
+
+    from tripartite.selection.retriever import TripartiteRetriever
+
+    with module_db.driver() as driver:
+        retriever = TripartiteRetriever(driver, module_db.database, max_tokens=500)
+        found = retriever.search(query_text="patient-b")
+        built = found.metadata["tripartite"]
+        assert "\n".join(item.content for item in found.items) == built["prompt"].rstrip("\n")
+        assert built["tokens"] <= 500 and built["references"]
+        with FakeOpenAI() as server:
+            llm = OpenAILLM("fake-chat", base_url=server.base_url, api_key="test")
+            result = GraphRAG(retriever, llm).search(query_text="patient-b", return_context=True)
+            assert isinstance(result.answer, str)
+            sent = "\n".join(m["content"] for m in server.chat_requests()[0]["body"]["messages"])
+            assert built["prompt"].rstrip("\n") in sent and "patient-b" in sent
+
+
+# Last: it empties the database the tests above share.
 def test_demo_runs_end_to_end(neo4j_db, tmp_path, driver):
     env = cli_env(neo4j_db, tmp_path)
     result = invoke(["demo", "--json"], env)
@@ -122,23 +145,3 @@ def test_demo_runs_end_to_end(neo4j_db, tmp_path, driver):
     assert again["table"] == data["table"] and again["ingested"] == 0
     text = invoke(["demo"], env).output
     assert "| object | concepts | Tripartite tokens / covered | RAG top-3 tokens / covered |" in text
-
-
-def test_graphrag_with_the_tripartite_retriever(selected, neo4j_db, driver):
-    # neo4j-graphrag users get the prompt where they look: a Retriever taking an object id.
-    from neo4j_graphrag.generation import GraphRAG
-    from neo4j_graphrag.llm import OpenAILLM
-
-    from tripartite.selection.retriever import TripartiteRetriever
-
-    retriever = TripartiteRetriever(driver, neo4j_db.database, max_tokens=500)
-    found = retriever.search(query_text="patient-b")
-    built = found.metadata["tripartite"]
-    assert "\n".join(item.content for item in found.items) == built["prompt"].rstrip("\n")
-    assert built["tokens"] <= 500 and built["references"]
-    with FakeOpenAI() as server:
-        llm = OpenAILLM("fake-chat", base_url=server.base_url, api_key="test")
-        result = GraphRAG(retriever, llm).search(query_text="patient-b", return_context=True)
-        assert isinstance(result.answer, str)
-        sent = "\n".join(m["content"] for m in server.chat_requests()[0]["body"]["messages"])
-        assert built["prompt"].rstrip("\n") in sent and "patient-b" in sent

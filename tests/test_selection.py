@@ -218,8 +218,17 @@ def test_object_without_concepts_gets_no_prompt(selection_db, neo4j_target, tmp_
     write_graph(selection_db, {("o0", "c0"): [1, 0, 0]}, {("c0", "t0"): [1, 0, 0]})
     selection_db.execute_query("CREATE (:Object {id: 'lonely', kind: 'test', text: 'nothing'})")
     select(Graph(selection_db, "neo4j"), 0.9, 0.5)
-    result = CliRunner().invoke(cli, ["prompt", "lonely"], env=cli_env(neo4j_target, tmp_path))
-    assert result.exit_code == 1 and "has no analysed concepts" in result.output
+    env = cli_env(neo4j_target, tmp_path)
+    result = CliRunner().invoke(cli, ["prompt", "lonely"], env=env)
+    assert result.exit_code == 1 and "has not been analysed; run `tripartite analyze`" in result.output
+    # Analysed, and nothing found: it says so instead of asking for analyze again.
+    selection_db.execute_query("MATCH (o:Object {id: 'lonely'}) SET o.analysed_concepts = ['c0']")
+    result = CliRunner().invoke(cli, ["prompt", "lonely"], env=env)
+    assert result.exit_code == 1 and "was analysed and concerns none of the loaded concepts" in result.output
+    # A failed analysis is named, with its error, and analyze again is the way out.
+    selection_db.execute_query("MATCH (o:Object {id: 'lonely'}) SET o.analysis_error = 'object lonely: timed out'")
+    result = CliRunner().invoke(cli, ["prompt", "lonely"], env=env)
+    assert result.exit_code == 1 and "the analysis of object 'lonely' failed (object lonely: timed out)" in result.output
 
 
 def test_incremental_object_equals_full_recompute(selection_db):

@@ -1,7 +1,12 @@
 """Lifecycle of the no-Docker local server: start, status, restart with data kept, stop,
 and the failures a user meets (port taken, no Java 17, a start that fails)."""
 import json
+import os
+import signal
 import socket
+import subprocess
+import sys
+import time
 from dataclasses import replace
 
 import pytest
@@ -29,7 +34,10 @@ def query(bolt_uri: str, cypher: str, **params):
     return records
 
 
-def test_start_status_restart_stop(server_settings):
+def test_start_status_a_kill_mid_ingest_restart_stop(server_settings, tmp_path):
+    """One second server's life (each start costs seconds, so one test walks it all): start,
+    status, a second start, data kept across a SIGKILL in the middle of an ingest (which ends
+    with one line, and leaves only whole documents), restart, stop."""
     settings, server = server_settings
     local = LocalServer(server, settings.cache_dir)
     assert not local.status().running
@@ -41,13 +49,42 @@ def test_start_status_restart_stop(server_settings):
         assert query(status.bolt_uri, "RETURN apoc.version() AS v")[0]["v"].startswith("5.26")
         assert local.start().pid == status.pid  # a second start finds it running
         query(status.bolt_uri, "CREATE (:Kept {name: $name})", name="survives restarts")
-        assert local.stop()
+
+        corpus = tmp_path / "corpus"
+        corpus.mkdir()
+        paragraph = "Atrial fibrillation raises the risk of stroke, and blood thinners lower it. " * 12
+        for n in range(400):
+            (corpus / f"doc-{n:03d}.md").write_text(f"# Document {n}\n\n" + f"{paragraph}\n\n" * 40)
+        env = {**os.environ, "NEO4J_URI": status.bolt_uri, "TRIPARTITE_CONFIG": "", "TRIPARTITE_SERVER_HOME": str(server.home)}
+        subprocess.run([sys.executable, "-m", "tripartite", "migrate"], env=env, check=True, capture_output=True)
+        ingest = subprocess.Popen([sys.executable, "-m", "tripartite", "ingest", str(corpus), "--no-embed"],
+                                  env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and ingest.poll() is None:
+            if query(status.bolt_uri, "RETURN COUNT { (:Document) } AS n")[0]["n"] >= 2:
+                break
+            time.sleep(0.05)
+        os.kill(status.pid, signal.SIGKILL)
+        output = ingest.communicate(timeout=120)[0]
+        assert ingest.returncode == 1, output
+        errors = [line for line in output.splitlines() if line.startswith("error: ")]
+        assert len(errors) == 1 and "lost the connection to Neo4j" in errors[0] and "Traceback" not in output
+
+        local.stop()  # tidies up after the kill
         assert not local.status().running and not port_in_use(server.bolt_port)
         restarted = local.start()
         assert query(restarted.bolt_uri, "MATCH (k:Kept) RETURN k.name AS n")[0]["n"] == "survives restarts"
+        broken = query(restarted.bolt_uri, """MATCH (d:Document) WHERE d.chunk_count <> COUNT { (:Chunk)-[:FROM_DOCUMENT]->(d) }
+                                              RETURN count(d) AS n""")
+        orphans = query(restarted.bolt_uri, "MATCH (c:Chunk) WHERE NOT (c)-[:FROM_DOCUMENT]->() RETURN count(c) AS n")
+        assert broken[0]["n"] == 0 and orphans[0]["n"] == 0  # every stored document is whole
+        again = subprocess.run([sys.executable, "-m", "tripartite", "ingest", str(corpus), "--no-embed"], env=env,
+                               capture_output=True, text=True)
+        assert again.returncode == 0, again.stdout + again.stderr
+        assert local.stop()
+        assert not local.status().running and not port_in_use(server.bolt_port)
     finally:
         local.stop()
-    assert not local.status().running
     assert not local.stop()  # stopping a stopped server is not an error
 
 

@@ -93,7 +93,7 @@ def prepare(inputs: Inputs) -> Prepared:
 
 
 def run_pipeline(settings: Settings, graph: Graph, prepared: Prepared, say: Callable[[str], None],
-                 alpha: float, beta: float, offline: bool = False, concurrency: int = 4,
+                 alpha: float, beta: float, offline: bool = False, concurrency: int | None = None,
                  exclusive: str = "") -> PipelineReport:
     """Build the tripartite graph for the prepared inputs and select with alpha and beta.
     offline forces the local embedder and the extractive provider even when an LLM is

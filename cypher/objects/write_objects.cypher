@@ -8,7 +8,7 @@
 UNWIND $objects AS row
 MATCH (o:Object {id: row.id})
 WHERE o.content_hash <> row.content_hash OR o.kind <> row.kind
-REMOVE o.analysed_concepts
+REMOVE o.analysed_concepts, o.analysed_by, o.analysis_error, o.analysis_failed_at
 WITH o
 OPTIONAL MATCH (o)-[r:CONCERNS]->()
 DELETE r;

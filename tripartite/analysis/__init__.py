@@ -16,7 +16,7 @@ __all__ = ["Analyzer", "Plan", "dry_run_figures", "open_analyzer"]
 
 
 @contextmanager
-def open_analyzer(settings: Settings, graph: Graph, offline: bool = False, concurrency: int = 4,
+def open_analyzer(settings: Settings, graph: Graph, offline: bool = False, concurrency: int | None = None,
                   prefilter: bool = True, ontology: str | None = None) -> Iterator[Analyzer]:
     """An Analyzer over the loaded concepts (or one ontology's): the configured LLM, or the
     offline extractive provider; the answer cache is closed at the end of the block."""

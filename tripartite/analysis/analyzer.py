@@ -90,12 +90,20 @@ class Analyzer:
                 tasks.append(ExtractionTask(stage, item_id, prompt, text, tuple(concepts)))
         return tasks
 
-    def plan(self) -> Plan:
+    @property
+    def current(self) -> str:
+        """Who answers in this run: provider/model, as analysed_by records it."""
+        return f"{self.runner.provider.name}/{self.runner.provider.model}"
+
+    def plan(self, redo: bool = False, only_provider: str | None = None) -> Plan:
+        """The tasks of the pairs not yet analysed; with redo, also every chunk and object
+        analysed by another provider or model (only that provider's, with only_provider)."""
         plan = Plan()
         ids = sorted(self.concepts)
         if not ids:
             return plan
-        for row in self.graph.run("analysis/chunks_to_analyse", concept_ids=ids):
+        scope = {"redo": {"current": self.current, "only_provider": only_provider} if redo else None}
+        for row in self.graph.run("analysis/chunks_to_analyse", concept_ids=ids, **scope):
             missing = row["missing"]
             plan.pairs_total += len(missing)
             candidates = self._candidates(row, missing) if self.prefilter else missing
@@ -106,7 +114,7 @@ class Analyzer:
                                                 document=row["document"] or "", section=row["section"] or "")
             elif plan.skipped[row["id"]]:
                 plan.chunk_tasks.append(ExtractionTask("chunk", row["id"], "", row["text"], ()))
-        for row in self.graph.run("analysis/objects_to_analyse", concept_ids=ids):
+        for row in self.graph.run("analysis/objects_to_analyse", concept_ids=ids, **scope):
             plan.object_tasks += self._tasks("object", row["id"], row["text"], row["missing"],
                                              kind=row["kind"] or "object", object_id=row["id"])
         return plan
@@ -121,8 +129,10 @@ class Analyzer:
                 if sim >= PREFILTER_SIMILARITY or synonym_pattern(self.concepts[cid]).search(text)]
 
     def execute(self, plan: Plan, on_done: Callable[[int], None] = lambda n: None) -> list[str]:
-        """Run the plan; return the errors of tasks that failed (they stay pending)."""
+        """Run the plan; return the errors of tasks that failed (they stay pending, and the
+        graph records the failure on the chunk or object until an answer replaces it)."""
         errors: list[str] = []
+        failures: list[dict] = []
         pending: dict[str, list[dict]] = {"chunk": [], "object": []}
         provider = self.runner.provider
         versions: dict[tuple[str, str], str] = {}  # (ontology, stage) -> version of its template
@@ -157,7 +167,7 @@ class Analyzer:
         real = [t for t in plan.chunk_tasks + plan.object_tasks if t.concepts]
         for task in empty:  # every candidate was filtered out: recorded without a call
             pending["chunk"].append({"item_id": task.item_id, "analysed": plan.skipped.get(task.item_id, []),
-                                     "extracts": [], "prompt_version": SCHEMA_VERSION})
+                                     "extracts": [], "prompt_version": SCHEMA_VERSION, "by": None})
             on_done(1)
         flush("chunk")
         skipped_written: set[str] = set()
@@ -168,6 +178,7 @@ class Analyzer:
                 continue
             if outcome.error:
                 errors.append(outcome.error)
+                failures.append({"item_id": task.item_id, "stage": task.stage, "error": outcome.error[:300]})
                 continue
             analysed = [c.id for c in task.concepts]
             if task.stage == "chunk" and task.item_id not in skipped_written:
@@ -175,11 +186,13 @@ class Analyzer:
                 skipped_written.add(task.item_id)
             extracts = [{"concept_id": cid, "summary": text} for cid, text in outcome.result.items() if text]
             pending[task.stage].append({"item_id": task.item_id, "analysed": analysed, "extracts": extracts,
-                                        "prompt_version": version_of(task)})
+                                        "prompt_version": version_of(task), "by": self.current})
             if len(pending[task.stage]) >= WRITE_EVERY:
                 flush(task.stage)
         flush("chunk")
         flush("object")
+        if failures:
+            self.graph.run("analysis/record_failures", failures=failures)
         return errors
 
     def run(self, plan: Plan, on_done: Callable[[int], None] = lambda n: None) -> dict:
@@ -191,12 +204,30 @@ class Analyzer:
         if not provider.offline and any(t.concepts and not self.runner.is_cached(t) for t in tasks):
             provider.check_reachable()
         errors = self.execute(plan, on_done)
-        return {"errors": errors, "stopped": self.runner.stopped, **self.record(started)}
+        return {"errors": errors, "stopped": self.runner.stopped, **self.record(started),
+                "others": self.analysed_by_others()}
+
+    def failed_before(self) -> list[dict]:
+        """Chunks and objects whose last analysis failed: [{stage, failed, errors (the first few)}]."""
+        found: dict[str, dict] = {}
+        for r in self.graph.run("analysis/provenance"):
+            if r["failed"]:
+                entry = found.setdefault(r["stage"], {"stage": r["stage"], "failed": 0, "errors": []})
+                entry["failed"] += r["failed"]
+                entry["errors"] += [e for e in r["errors"] if e]
+        return list(found.values())
+
+    def analysed_by_others(self) -> list[dict]:
+        """Chunks and objects whose extracts came from another provider or model than this
+        run's: [{stage, by, items}] (`analyze --redo` redoes them)."""
+        return [{"stage": r["stage"], "by": r["by"], "items": r["items"]}
+                for r in self.graph.run("analysis/provenance") if r["by"] and r["by"] != self.current]
 
     def record(self, started: float) -> dict:
         stages = self.runner.accounting.as_dict()
         totals = {key: sum(s[key] for s in stages.values())
-                  for key in ("calls", "prompt_tokens", "completion_tokens", "cache_hits", "failures")}
+                  for key in ("calls", "prompt_tokens", "completion_tokens", "cache_hits", "failures",
+                              "truncated", "timeouts", "dropped", "estimated_tokens")}
         run = {"id": uuid.uuid4().hex, "started_at": datetime.fromtimestamp(started, timezone.utc).isoformat(),
                "provider": self.runner.provider.name, "model": self.runner.provider.model,
                "stages": json.dumps(stages), **totals}

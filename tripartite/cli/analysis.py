@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from tripartite.analysis import dry_run_figures, open_analyzer
-from tripartite.cli.common import App, output, pass_app, progress
+from tripartite.cli.common import App, accounting_lines, concurrency_option, output, pass_app, progress, say
 from tripartite.infra.errors import TripartiteError
 
 
@@ -20,14 +20,24 @@ def _dry_run_lines(result: dict) -> list[str]:
     return lines
 
 
+def _others_note(result: dict) -> None:
+    for failed in result.get("failed_before") or []:
+        say(f"note: {failed['failed']} {failed['stage']}s failed when last tried (first: {failed['errors'][0]}); "
+            "this run tries them again")
+    others = result.get("others") or []
+    if others:
+        found = ", ".join(f"{o['items']} {o['stage']}s by {o['by']}" for o in others)
+        say(f"note: {found} were analysed by another provider or model than this run's "
+            f"({result['provider']}/{result['model']}); `tripartite analyze --redo` redoes them "
+            "(--only-provider P for one provider's)")
+
+
 def _run_lines(result: dict) -> list[str]:
     if "stages" not in result:
+        _others_note(result)
         return _dry_run_lines(result)
-    lines = [f"{'stage':<7} {'tasks':>6} {'calls':>6} {'cached':>6} {'retries':>7} {'repairs':>7} "
-             f"{'failed':>6} {'prompt tok':>10} {'completion':>10}"]
-    for stage, st in result["stages"].items():
-        lines.append(f"{stage:<7} {st['tasks']:>6} {st['calls']:>6} {st['cache_hits']:>6} {st['retries']:>7} "
-                     f"{st['repairs']:>7} {st['failures']:>6} {st['prompt_tokens']:>10} {st['completion_tokens']:>10}")
+    lines = accounting_lines(result["stages"])
+    _others_note(result)
     errors = result["errors"]
     for error in errors[:3]:
         click.echo(f"error: {error}", err=True)
@@ -41,24 +51,37 @@ def _run_lines(result: dict) -> list[str]:
 @click.command("analyze")
 @click.option("--dry-run", is_flag=True, help="Print the calls and prompt tokens it would spend; change nothing.")
 @click.option("--ontology", help="Only this ontology's concepts (default: all loaded).")
-@click.option("--concurrency", type=int, default=4, show_default=True, help="LLM calls in flight at once.")
+@concurrency_option
 @click.option("--no-prefilter", is_flag=True, help="Send every (concept, chunk) pair to the LLM.")
+@click.option("--redo", is_flag=True,
+              help="Also analyse again every chunk and object whose extracts another provider or model made "
+                   "(for example the offline provider's, once a model is configured).")
+@click.option("--only-provider", metavar="PROVIDER",
+              help="With --redo, only what this provider made (extractive, openai).")
+@click.option("--offline", is_flag=True, help="The offline extractive provider, even if an LLM is configured.")
 @output(_run_lines, exit_code=lambda result: 1 if result.get("errors") or result.get("stopped") else 0)
 @pass_app
-def analyze_command(app: App, dry_run: bool, ontology: str | None, concurrency: int, no_prefilter: bool) -> dict:
+def analyze_command(app: App, dry_run: bool, ontology: str | None, concurrency: int | None, no_prefilter: bool,
+                    redo: bool, only_provider: str | None, offline: bool) -> dict:
     """Extract what each chunk and object says about each concept (e(c,t) and e(o,c))."""
-    with open_analyzer(app.settings, app.graph, concurrency=concurrency, prefilter=not no_prefilter,
+    if only_provider and not redo:
+        raise click.UsageError("--only-provider goes with --redo")
+    with open_analyzer(app.settings, app.graph, offline=offline, concurrency=concurrency, prefilter=not no_prefilter,
                        ontology=ontology) as analyzer:
         if not analyzer.concepts:
             raise TripartiteError("no concepts loaded; run `tripartite ontology load cardiology` first")
         provider = analyzer.runner.provider
-        plan = analyzer.plan()
+        failed_before = analyzer.failed_before()
+        plan = analyzer.plan(redo=redo, only_provider=only_provider)
         figures = dry_run_figures(plan, analyzer.runner.is_cached)
         if dry_run:
-            return {"provider": provider.name, "model": provider.model, **figures}
+            others = [] if redo else analyzer.analysed_by_others()
+            return {"provider": provider.name, "model": provider.model, **figures, "others": others,
+                    "failed_before": failed_before}
         with progress(f"Analysing ({provider.name})", len(plan.chunk_tasks) + len(plan.object_tasks)) as bar:
             report = analyzer.run(plan, on_done=bar.update)
-    return {"provider": provider.name, "model": provider.model, **report, "pairs": figures["pairs"]}
+    return {"provider": provider.name, "model": provider.model, **report, "pairs": figures["pairs"],
+            "failed_before": failed_before}
 
 
 COMMANDS = [analyze_command]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
+import time
 from typing import Any, Callable, Iterable
 
 import click
@@ -122,8 +124,73 @@ def number_list(kind: type, name: str, allow_none: bool = False, low: float | No
     return parse
 
 
+PROGRESS_SECONDS = 30.0  # without a terminal, a progress line this often
+
+
+class LineProgress:
+    """Progress as a line every `every` seconds (and at the end), for stderr that is not a
+    terminal: a log file or CI, where a bar prints once and then nothing for an hour."""
+
+    def __init__(self, label: str, length: int, every: float, clock: Callable[[], float] = time.monotonic):
+        self.label, self.length, self.every, self.clock = label, length, every, clock
+        self.done = self.shown = 0
+        self.started = self.last = clock()
+
+    def __enter__(self) -> "LineProgress":
+        click.echo(f"{self.label}: 0/{self.length}", err=True)
+        return self
+
+    def update(self, n: int) -> None:
+        self.done += n
+        if self.clock() - self.last >= self.every:
+            self._line()
+
+    def _line(self) -> None:
+        self.last, self.shown = self.clock(), self.done
+        elapsed = self.last - self.started
+        share = self.done / self.length if self.length else 1.0
+        left = f", about {elapsed / share - elapsed:,.0f} s left" if 0 < share < 1 else ""
+        click.echo(f"{self.label}: {self.done}/{self.length} ({share:.0%}) after {elapsed:,.0f} s{left}", err=True)
+
+    def __exit__(self, *exc) -> None:
+        if self.done != self.shown and self.clock() - self.started >= self.every:
+            self._line()
+
+
 def progress(label: str, length: int, hidden: bool = False):
-    """A progress bar on stderr (none with --json)."""
+    """A progress bar on stderr, or periodic lines when stderr is not a terminal (none with
+    --json). TRIPARTITE_PROGRESS_SECONDS sets the period of the lines."""
     app = _current_app()
     hidden = hidden or length == 0 or (app is not None and app.quiet)
+    if not hidden and not sys.stderr.isatty():
+        return LineProgress(label, length, float(os.environ.get("TRIPARTITE_PROGRESS_SECONDS", PROGRESS_SECONDS)))
     return click.progressbar(length=length, label=label, file=sys.stderr, hidden=hidden)
+
+
+ACCOUNTING_COLUMNS = (("tasks", "tasks"), ("calls", "calls"), ("cached", "cache_hits"), ("retries", "retries"),
+                      ("repairs", "repairs"), ("failed", "failures"), ("cut", "truncated"), ("timeouts", "timeouts"),
+                      ("dropped", "dropped"), ("prompt tok", "prompt_tokens"), ("completion", "completion_tokens"))
+
+
+def accounting_lines(stages: dict[str, dict]) -> list[str]:
+    """The runner's accounting per stage as a table: cut are answers stopped at max_tokens,
+    dropped are answer items naming no offered concept; completion tokens of timed-out
+    requests are estimated (marked ~)."""
+    lines = ["stage   " + " ".join(f"{name:>{max(6, len(name))}}" for name, _ in ACCOUNTING_COLUMNS)]
+    for stage, st in stages.items():
+        cells = []
+        for name, key in ACCOUNTING_COLUMNS:
+            value = f"{st.get(key, 0)}"
+            if key == "completion_tokens" and st.get("estimated_tokens"):
+                value = f"~{value}"
+            cells.append(f"{value:>{max(6, len(name))}}")
+        lines.append(f"{stage:<7} " + " ".join(cells))
+    if any(st.get("estimated_tokens") for st in stages.values()):
+        lines.append("~ includes an estimate of what timed-out requests generated before they were abandoned")
+    return lines
+
+
+def concurrency_option(command):
+    return click.option("--concurrency", type=click.IntRange(min=1), default=None,
+                        help="LLM calls in flight at once (default: [llm] concurrency or TRIPARTITE_LLM_CONCURRENCY, "
+                             "else 4; never more than the server's slots where it reports them).")(command)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from tripartite.cli.common import App, emit_json, number_list, output, pass_app, probability, say
+from tripartite.cli.common import App, concurrency_option, emit_json, number_list, output, pass_app, probability, say
 from tripartite.cli.server import ensure_server
 from tripartite.evaluation.demo import DEMO_OBJECT, run_demo
 from tripartite.evaluation.judge import LexiconJudge
@@ -90,7 +90,7 @@ def search_list(ctx, param, value: str) -> tuple[str, ...]:
               help="Folder for eval.md, eval.json and eval.png.")
 @click.option("--offline", is_flag=True, help="The local embedder and extractive provider, even if an LLM is configured.")
 @click.option("--reset", is_flag=True, help="Empty the database first (all but the migration history).")
-@click.option("--concurrency", type=int, default=4, show_default=True, help="LLM calls in flight at once.")
+@concurrency_option
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @pass_app
 def eval_command(app: App, documents: tuple[str, ...], ontology: str, objects: str, kind: str | None,
@@ -113,24 +113,17 @@ def eval_command(app: App, documents: tuple[str, ...], ontology: str, objects: s
                           concurrency=concurrency, searches=searches)
     ensure_server(app)
     result = evaluate(app.settings, app.graph, Inputs(documents, ontology, (objects,), kind), options, say)
-    failed = result.analysis_errors
-    if as_json:
+    if as_json:  # (an analysis with failed tasks raised before: no figure is reported over one)
         emit_json({"files": {k: str(v) for k, v in result.files.items()},
                    "summary": [vars(s) for s in result.summaries],
-                   "targets": {v.method: v.met for v in result.verdicts},
-                   "partial": bool(failed), "analysis_errors": failed})
-    elif not failed:
-        click.echo("")
-        for note in result.notes:
-            click.echo(f"note: {note}", err=True)
-        for line in summary_table(result.summaries) + [""] + verdict_lines(result.verdicts):
-            click.echo(line)
-        click.echo("\nwritten: " + ", ".join(str(p) for p in result.files.values()))
-    if failed:
-        click.echo(f"error: {len(failed)} LLM tasks (pre-analysis, triplet graph) failed (first: {failed[0]}), so no "
-                   "figure is reported; "
-                   f"the partial results are in {result.files['markdown']}; run eval again to retry them", err=True)
-        sys.exit(1)
+                   "targets": {v.method: v.met for v in result.verdicts}, "notes": result.notes})
+        return
+    click.echo("")
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
+    for line in summary_table(result.summaries) + [""] + verdict_lines(result.verdicts):
+        click.echo(line)
+    click.echo("\nwritten: " + ", ".join(str(p) for p in result.files.values()))
 
 
 def budgets_of(absolute: tuple, per_concept: tuple) -> tuple[Budget, ...]:
@@ -204,7 +197,12 @@ def demo_command(app: App, as_json: bool) -> None:
     ensure_server(app)
     result = run_demo(app.settings, app.graph, say)
     if as_json:
-        emit_json(result)
+        emit_json({**result, "partial": bool(result["errors"])})
+    if result["errors"]:  # no figures over an incomplete analysis
+        click.echo(f"error: {len(result['errors'])} LLM tasks failed (first: {result['errors'][0]}), so the demo "
+                   "shows no prompt or table; run it again to retry them", err=True)
+        sys.exit(1)
+    if as_json:
         return
     click.echo(f"\n==== The Tripartite prompt for {DEMO_OBJECT} ({result['prompt']['tokens']} tokens) ====\n")
     click.echo(result["prompt"]["prompt"])

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from tripartite.cli.common import App, output, pass_app, progress
+from tripartite.cli.common import App, accounting_lines, concurrency_option, output, pass_app, progress
 from tripartite.infra.embeddings import chunk_embedder
 from tripartite.infra.llm import open_runner
 from tripartite.kg import communities, extract
@@ -16,11 +16,7 @@ def _accounting_lines(result: dict) -> list[str]:
         return [f"provider {result['provider']}, model {result['model']}",
                 f"{result['calls']} calls, {result['prompt_tokens']:,} prompt tokens (cl100k_base), "
                 f"{result['cached']} answered from the cache" + result.get("note", "")]
-    lines = [f"{'stage':<8} {'tasks':>6} {'calls':>6} {'cached':>6} {'retries':>7} {'repairs':>7} {'failed':>6} "
-             f"{'prompt tok':>10} {'completion':>10}"]
-    for stage, st in result["stages"].items():
-        lines.append(f"{stage:<8} {st['tasks']:>6} {st['calls']:>6} {st['cache_hits']:>6} {st['retries']:>7} "
-                     f"{st['repairs']:>7} {st['failures']:>6} {st['prompt_tokens']:>10} {st['completion_tokens']:>10}")
+    lines = accounting_lines(result["stages"])
     for error in result["errors"][:3]:
         click.echo(f"error: {error}", err=True)
     if result["stopped"]:
@@ -43,9 +39,7 @@ def _offline_option(command):
                         help="The offline extractive providers, even if an LLM is configured.")(command)
 
 
-def _concurrency_option(command):
-    return click.option("--concurrency", type=click.IntRange(min=1), default=4, show_default=True,
-                        help="LLM calls in flight at once.")(command)
+_concurrency_option = concurrency_option
 
 
 @kg_group.command("extract")

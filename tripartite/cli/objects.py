@@ -55,7 +55,8 @@ def objects_add(app: App, paths: tuple[str, ...], kind: str, replace: bool) -> d
 @click.option("--kind", help="Only objects of this kind.")
 @output(rows_or_hint("no objects; add some with `tripartite objects add PATH --kind KIND`",
                      lambda row: f"{row['id']:<32} {row['kind']:<14} {row['characters']:>7} chars "
-                                 f"{row['concepts']:>3} concepts"))
+                                 f"{row['concepts']:>3} concepts"
+                                 + (f"  analysis failed: {row['analysis_error']}" if row['analysis_error'] else "")))
 @pass_app
 def objects_list(app: App, kind: str | None) -> list[dict]:
     """The objects, with how many concepts each concerns."""

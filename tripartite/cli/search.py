@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from tripartite.cli.common import App, output, pass_app, probability, say
+from tripartite.cli.common import App, concurrency_option, output, pass_app, probability, say
 from tripartite.cli.selection import question_option
 from tripartite.infra.embeddings import make_embedder
 from tripartite.infra.errors import TripartiteError
@@ -87,8 +87,7 @@ def search_options(command):
                      help="Send the prompt to the configured LLM; print its answer and the numbered references."),
         click.option("--offline", is_flag=True,
                      help="Offline keywords (local) and map step (global), even if an LLM is configured."),
-        click.option("--concurrency", type=click.IntRange(min=1), default=4, show_default=True,
-                     help="LLM calls in flight at once."),
+        concurrency_option,
     ]):
         command = option(command)
     return command

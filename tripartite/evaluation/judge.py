@@ -12,7 +12,9 @@ from __future__ import annotations
 from tripartite.analysis.extractive import synonym_pattern
 from tripartite.infra.graph import Graph
 from tripartite.infra.llm.providers import ConceptInfo
+from tripartite.infra.llm.schemas import array, budget, enum, obj
 from tripartite.infra.llm.tasks import InvalidAnswer, JsonTask, load_json
+from tripartite.infra.tokens import count_tokens
 
 LLM_JUDGE_SCHEMA = "informed-v1"
 LLM_JUDGE_SHAPE = '{"informed": ["<concept id>", ...]}'
@@ -60,4 +62,6 @@ class LLMJudge:
                 raise InvalidAnswer(f"unknown concept id {unknown[0]!r}; use only the listed ids")
             return sorted(set(data["informed"]))
 
-        return set(self.runner.ask(JsonTask("judge", item_id, prompt, LLM_JUDGE_SCHEMA, LLM_JUDGE_SHAPE, parse)))
+        schema = obj(informed=array(enum(ids), len(ids)))
+        return set(self.runner.ask(JsonTask("judge", item_id, prompt, LLM_JUDGE_SCHEMA, LLM_JUDGE_SHAPE, parse, schema,
+                                            budget(sum(count_tokens(i) + 4 for i in ids) + 10))))

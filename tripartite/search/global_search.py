@@ -12,6 +12,7 @@ import numpy as np
 
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
+from tripartite.infra.llm.schemas import array, budget, number, obj, string
 from tripartite.infra.llm.tasks import InvalidAnswer, load_json
 from tripartite.infra.tokens import count_tokens, truncate_to_tokens
 from tripartite.lexical.sentences import sentences_of
@@ -35,6 +36,8 @@ MAP_BATCH_TOKENS = 1500  # reports per map call, at most
 REPORT_TOKENS = 900      # a longer report is cut for the map step
 MIN_COMMUNITIES = 4      # the default level has at least this many reports, where one does
 POINTS_PER_BATCH = 5     # offline: sentences taken per batch
+POINTS_PER_CALL = 10     # a map answer's points, at most
+POINT_CHARS = 400        # a point's length, at most
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,13 @@ class MapTask:
 
     schema = MAP_SCHEMA
     shape = MAP_SHAPE
+    answer_tokens = budget(POINTS_PER_CALL * (POINT_CHARS // 2 + 16) + 16)
+
+    @property
+    def json_schema(self) -> dict:
+        numbers = {"type": "integer", "enum": [n for n, _, _ in self.reports]}
+        point = obj(description=string(POINT_CHARS), score=number(0, 100), reports=array(numbers, len(self.reports)))
+        return obj(points=array(point, POINTS_PER_CALL))
 
     def parse(self, content: str) -> list[dict]:
         data = load_json(content)

@@ -7,6 +7,7 @@ import re
 
 from tripartite.analysis.extractive import synonym_pattern
 from tripartite.infra.llm.providers import ConceptInfo
+from tripartite.infra.llm.schemas import array, budget, obj, string
 from tripartite.infra.llm.tasks import InvalidAnswer, JsonTask, load_json
 from tripartite.kg.extractive import CJK_RUN, TECHNICAL_NAME, CJK_FUNCTION, CJK_STOPWORDS, STOPWORDS
 
@@ -46,4 +47,6 @@ def keywords_task(question: str) -> JsonTask:
             raise InvalidAnswer('the answer must be an object with a "keywords" list of strings')
         return [k.strip() for k in data["keywords"] if k.strip()][:MAX_KEYWORDS]
 
-    return JsonTask("keywords", "question", prompt, KEYWORDS_SCHEMA, KEYWORDS_SHAPE, parse)
+    schema = obj(keywords=array(string(60), MAX_KEYWORDS))
+    return JsonTask("keywords", "question", prompt, KEYWORDS_SCHEMA, KEYWORDS_SHAPE, parse, schema,
+                    budget(MAX_KEYWORDS * 34 + 10))

@@ -36,6 +36,21 @@ def check_fresh(graph: Graph, object_id: str) -> None:
         raise StaleSelection(row["hint"])
 
 
+def why_no_prompt(graph: Graph, object_id: str) -> str:
+    """Why an object has no prompt material, in one line that names what to do."""
+    state = graph.one("objects/object_state", object_ids=[object_id])
+    if state is None:
+        return f"no object with id {object_id!r}; see `tripartite objects list`"
+    if state["analysis_error"]:
+        return (f"the analysis of object {object_id!r} failed ({state['analysis_error']}); fix the cause and run "
+                "`tripartite analyze` again, which retries it (then `tripartite select`)")
+    if state["analysed"]:
+        return (f"object {object_id!r} was analysed and concerns none of the loaded concepts, so there is no "
+                "evidence to show; check its text and the ontology (`tripartite objects list`)")
+    return (f"object {object_id!r} has not been analysed; run `tripartite analyze` and `tripartite select` first "
+            "(see `tripartite objects list`)")
+
+
 def prompt_material(graph: Graph, object_id: str, max_per_concept: int | None = None, selection: str = "floor",
                     max_tokens: int | None = None, fixed_tokens: int = 0,
                     tokens_per_concept: int | None = None) -> list[dict]:
@@ -66,8 +81,7 @@ def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None,
         fixed = count_tokens(f"Question: {question or ''}\n\n{PREAMBLE.format(object_id=object_id)}\n\nReferences:\n")
         rows = prompt_material(graph, object_id, max_per_concept, selection, budget, fixed, tokens_per_concept)
         if not rows:
-            raise NoPrompt(f"object {object_id!r} has no analysed concepts; run `tripartite analyze` and "
-                           "`tripartite select` first (see `tripartite objects list`)")
+            raise NoPrompt(why_no_prompt(graph, object_id))
         question = question_or_default(question, next((r["question"] for r in rows if r["question"]), None))
         built = build_prompt(object_id, rows, question, alpha, beta, selection, rows[0]["budget"])
         return built, rows[0]["dropped"], rows[0]["budget"]

@@ -3,7 +3,14 @@ not stand-ins for a model's answers) live with the step they serve, e.g.
 tripartite/analysis/extractive.py, and are handed to make_provider."""
 from __future__ import annotations
 
+import json
+import urllib.request
 from dataclasses import dataclass
+
+STRUCTURED = "schema"             # JSON schemas honoured, lengths included
+STRUCTURED_NO_LENGTHS = "schema-without-lengths"  # enums and structure honoured; lengths refused (OpenAI strict)
+JSON_ONLY = "json"                # no schemas: JSON mode, the parser validates, one repair
+PROBE_VALUE = "tripartite-probe-ok"
 
 
 @dataclass(frozen=True)
@@ -26,8 +33,20 @@ class Usage:
     completion_tokens: int = 0
 
 
+@dataclass
+class Reply:
+    content: str
+    usage: Usage
+    finish_reason: str = "stop"   # "length": cut at max_tokens
+
+
 class RetryableError(Exception):
     """429, 5xx, timeouts and dropped connections: worth another try after a pause."""
+
+
+class TimedOut(RetryableError):
+    """The request was sent and no answer came within the timeout: the server generated for
+    that long (the runner estimates what it spent)."""
 
 
 class ProviderError(Exception):
@@ -46,6 +65,8 @@ class OpenAIChatProvider:
         from tripartite.infra.config import mask_userinfo
 
         self.model = model
+        self.base_url = base_url
+        self.timeout = timeout
         self.where = mask_userinfo(base_url) or "the OpenAI API"  # for messages: never a key
         self.client = openai.OpenAI(base_url=base_url or None, api_key=api_key or "not-needed",
                                     timeout=timeout, max_retries=0)  # retries are the runner's job
@@ -67,23 +88,73 @@ class OpenAIChatProvider:
         except openai.APIError:
             pass  # some servers have no /models; the calls themselves will tell
 
-    def complete(self, messages: list[dict], json_mode: bool = True) -> tuple[str, Usage]:
+    def complete(self, messages: list[dict], json_mode: bool = True, max_tokens: int | None = None,
+                 schema: dict | None = None, schema_name: str = "answer") -> Reply:
+        """One chat completion. With `schema`, the answer is constrained to it (response_format
+        json_schema); else, with json_mode, to JSON. `max_tokens` bounds the answer."""
         import openai
 
-        extra = {"response_format": {"type": "json_object"}} if json_mode else {}
+        if schema is not None:
+            extra = {"response_format": {"type": "json_schema",
+                                         "json_schema": {"name": schema_name, "schema": schema, "strict": True}}}
+        else:
+            extra = {"response_format": {"type": "json_object"}} if json_mode else {}
+        if max_tokens:
+            extra["max_tokens"] = max_tokens
         try:
             response = self.client.chat.completions.create(
                 model=self.model, messages=messages, temperature=0, **extra)
-        except (openai.RateLimitError, openai.APITimeoutError, openai.APIConnectionError,
-                openai.InternalServerError) as exc:
+        except openai.APITimeoutError:
+            raise TimedOut(f"no answer within {self.timeout:g} s") from None
+        except (openai.RateLimitError, openai.APIConnectionError, openai.InternalServerError) as exc:
             raise RetryableError(f"{type(exc).__name__}: {str(exc)[:120]}") from None
         except openai.APIStatusError as exc:
             if exc.status_code >= 500:
                 raise RetryableError(f"HTTP {exc.status_code}") from None
             raise ProviderError(f"HTTP {exc.status_code}: {str(exc)[:160]}") from None
-        content = response.choices[0].message.content or ""
+        choice = response.choices[0]
         usage = response.usage
-        return content, Usage(usage.prompt_tokens if usage else 0, usage.completion_tokens if usage else 0)
+        return Reply(choice.message.content or "",
+                     Usage(usage.prompt_tokens if usage else 0, usage.completion_tokens if usage else 0),
+                     choice.finish_reason or "stop")
+
+    def probe_structured(self) -> str:
+        """Whether the endpoint honours a JSON schema in response_format: one small request whose
+        prompt asks for a value the schema's enum forbids. STRUCTURED when the enum (and the
+        length limit) hold; STRUCTURED_NO_LENGTHS when lengths are refused but enums hold;
+        JSON_ONLY when schemas are refused or ignored."""
+        from tripartite.infra.llm.schemas import enum, obj, string, without_lengths
+
+        schema = obj(color=enum([PROBE_VALUE]), note=string(8))
+        messages = [{"role": "user", "content": 'Answer with JSON only: {"color": "banana", "note": "a yellow fruit"}'}]
+        for attempt, mode in ((schema, STRUCTURED), (without_lengths(schema), STRUCTURED_NO_LENGTHS)):
+            try:
+                reply = self.complete(messages, max_tokens=40, schema=attempt, schema_name="probe")
+            except ProviderError:
+                continue  # the endpoint refused this schema: try without lengths, then give up
+            try:
+                answer = json.loads(reply.content)
+            except json.JSONDecodeError:
+                return JSON_ONLY
+            honoured = isinstance(answer, dict) and answer.get("color") == PROBE_VALUE
+            return mode if honoured else JSON_ONLY
+        return JSON_ONLY
+
+    def server_slots(self) -> int | None:
+        """How many requests the server serves at once, where it says (llama.cpp's /slots or
+        /props): more in flight only queue there and eat into their timeouts."""
+        if not self.base_url:
+            return None
+        root = self.base_url.rstrip("/").removesuffix("/v1")
+        for path, read in (("/props", lambda d: d.get("total_slots")), ("/slots", lambda d: len(d) if isinstance(d, list) else None)):
+            try:
+                with urllib.request.urlopen(root + path, timeout=3) as response:  # noqa: S310 (the user's endpoint)
+                    slots = read(json.loads(response.read()))
+            except Exception:  # not llama.cpp, or the endpoint is off: no figure
+                continue
+            if isinstance(slots, int) and slots > 0:
+                return slots
+        return None
 
 
 def make_provider(settings, offline_provider=None, offline: bool = False):

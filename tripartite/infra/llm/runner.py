@@ -1,8 +1,9 @@
 """The one path for every LLM call: cache, bounded concurrency, retries with backoff,
-JSON validation with one repair attempt, token accounting per stage, and a circuit breaker:
-a run stops after a row of failed tasks, and at once on an error that cannot succeed on retry
-(a bad request, a refused key, an unknown model). What it runs are tasks (see tasks.py); an
-offline provider answers them itself."""
+bounded and (where the endpoint honours JSON schemas) constrained answers, JSON validation
+with one repair attempt, token accounting per stage (timed-out generations estimated), and a
+circuit breaker: a run stops after a row of failed tasks, and at once on an error that cannot
+succeed on retry (a bad request, a refused key, an unknown model). What it runs are tasks (see
+tasks.py); an offline provider answers them itself."""
 from __future__ import annotations
 
 import random
@@ -13,9 +14,14 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from tripartite.infra.llm.cache import AnswerCache, cache_key
-from tripartite.infra.llm.providers import ProviderError, RetryableError
-from tripartite.infra.llm.tasks import InvalidAnswer, JsonTask
+from tripartite.infra.llm.providers import JSON_ONLY, STRUCTURED, ProviderError, RetryableError, TimedOut
+from tripartite.infra.llm.schemas import ANSWER_TOKENS, without_lengths
+from tripartite.infra.llm.tasks import InvalidAnswer, JsonTask, Parsed
 from tripartite.infra.tokens import count_tokens
+
+TEXT_ANSWER_TOKENS = 1024   # a free-text answer (ask, search --answer)
+TIMEOUTS_PER_TASK = 2       # a bounded answer that still times out twice will not come: give up
+PROBE_SCHEMA = "structured-probe-v1"
 
 
 @dataclass
@@ -26,8 +32,12 @@ class StageStats:
     retries: int = 0
     repairs: int = 0
     failures: int = 0
+    truncated: int = 0      # answers cut at max_tokens
+    timeouts: int = 0       # requests that got no answer within the timeout
+    dropped: int = 0        # answer items left out (e.g. an unknown concept id), not failures
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    estimated_tokens: int = 0  # of the completion tokens, estimated: what timed-out generations spent
 
 
 @dataclass
@@ -57,8 +67,12 @@ class Accounting:
 class LLMRunner:
     def __init__(self, provider, cache: AnswerCache | None, concurrency: int = 4, max_attempts: int = 5,
                  backoff_seconds: float = 1.0, sleep: Callable[[float], None] = time.sleep,
-                 failures_in_a_row: int = 5):
+                 failures_in_a_row: int = 5, structured: str = "auto"):
         self.provider = provider
+        self.structured = structured     # auto (probe once, cached), on, off
+        self._format: str | None = None  # the answer format resolved from it
+        self._format_lock = threading.Lock()
+        self._speed = [0, 0.0]           # completion tokens and seconds of answered requests
         self.cache = cache
         self.concurrency = max(1, concurrency)
         self.max_attempts = max_attempts
@@ -114,13 +128,13 @@ class LLMRunner:
         try:
             content = self._complete(task, messages)
             try:
-                result = task.parse(content)
+                result = self._parse(task, content)
             except InvalidAnswer as problem:
                 self.accounting.add(task.stage, repairs=1)
                 messages += [{"role": "assistant", "content": content},
                              {"role": "user", "content": f"That answer is not valid: {problem}. Answer again with "
                                                          f"JSON only, exactly in this shape: {task.shape}"}]
-                result = task.parse(self._complete(task, messages))
+                result = self._parse(task, self._complete(task, messages))
         except (InvalidAnswer, ProviderError, RetryableError) as exc:
             self.accounting.add(task.stage, failures=1)
             self._failed(exc)
@@ -130,6 +144,45 @@ class LLMRunner:
         if self.cache:
             self.cache.put(key, result, {})
         return Outcome(task, result)
+
+    def _parse(self, task, content: str) -> Any:
+        """The task's parsed answer; items it dropped (a Parsed answer) are counted."""
+        if content is None:  # cut at max_tokens (see _complete)
+            raise InvalidAnswer(f"the answer was cut off at {self._max_tokens(task)} tokens; answer more briefly")
+        result = task.parse(content)
+        if isinstance(result, Parsed):
+            if result.dropped:
+                self.accounting.add(task.stage, dropped=result.dropped)
+            return result.value
+        return result
+
+    @staticmethod
+    def _max_tokens(task) -> int:
+        return getattr(task, "answer_tokens", None) or ANSWER_TOKENS
+
+    def answer_format(self) -> str:
+        """How answers are asked for: STRUCTURED, STRUCTURED_NO_LENGTHS or JSON_ONLY. With
+        structured "auto", one small probe finds out, cached per endpoint and model."""
+        with self._format_lock:
+            if self._format is None:
+                self._format = self._resolve_format()
+            return self._format
+
+    def _resolve_format(self) -> str:
+        if self.structured == "off":
+            return JSON_ONLY
+        if self.structured == "on":
+            return STRUCTURED
+        key = cache_key(self.provider.name, self.provider.model, getattr(self.provider, "base_url", ""), PROBE_SCHEMA)
+        if self.cache and (hit := self.cache.get(key)):
+            return hit[0]["format"]
+        try:
+            found = self.provider.probe_structured()
+        except RetryableError:
+            return JSON_ONLY  # not now: JSON mode this run, and probe again next time
+        if self.cache:
+            self.cache.put(key, {"format": found}, {})
+        return found
 
     def _failed(self, exc: Exception) -> None:
         """The circuit breaker: stop at once on an error no retry fixes, or after a row of failures."""
@@ -157,16 +210,39 @@ class LLMRunner:
             self.accounting.add(stage, tasks=1, cache_hits=1)
             return hit[0]["text"]
         self.accounting.add(stage, tasks=1)
-        text = self._complete(JsonTask(stage, "", messages[-1]["content"], "text-v1", "", str), messages, json_mode=False)
+        task = JsonTask(stage, "", messages[-1]["content"], "text-v1", "", str, answer_tokens=TEXT_ANSWER_TOKENS)
+        text = self._complete(task, messages, json_mode=False)
+        if text is None:
+            raise ProviderError(f"the answer was cut off at {TEXT_ANSWER_TOKENS} tokens")
         if self.cache:
             self.cache.put(key, {"text": text}, {})
         return text
 
-    def _complete(self, task, messages: list[dict], json_mode: bool = True) -> str:
+    def _complete(self, task, messages: list[dict], json_mode: bool = True) -> str | None:
+        """The answer's text, or None when it was cut at max_tokens (counted as truncated).
+        Retries 429s, 5xx and dropped connections with backoff; a request that timed out is
+        tried once more, and what it generated meanwhile is estimated into the accounting."""
+        max_tokens = self._max_tokens(task)
+        schema, name = None, "answer"
+        if json_mode and getattr(task, "json_schema", None) and self.answer_format() != JSON_ONLY:
+            schema = task.json_schema if self.answer_format() == STRUCTURED else without_lengths(task.json_schema)
+            name = task.schema.replace("/", "-").replace(".", "-")[:64]
+        timeouts = 0
         for attempt in range(1, self.max_attempts + 1):
             self.accounting.add(task.stage, calls=1)
+            started = time.monotonic()
             try:
-                content, usage = self.provider.complete(messages, json_mode=json_mode)
+                reply = self.provider.complete(messages, json_mode=json_mode, max_tokens=max_tokens, schema=schema,
+                                               schema_name=name)
+            except TimedOut:
+                timeouts += 1
+                burnt = self._spent_meanwhile(time.monotonic() - started, max_tokens)
+                self.accounting.add(task.stage, timeouts=1, estimated_tokens=burnt, completion_tokens=burnt,
+                                    prompt_tokens=sum(count_tokens(m["content"]) for m in messages))
+                if timeouts >= TIMEOUTS_PER_TASK or attempt == self.max_attempts:
+                    raise
+                self.accounting.add(task.stage, retries=1)
+                continue
             except RetryableError:
                 if attempt == self.max_attempts:
                     raise
@@ -174,8 +250,24 @@ class LLMRunner:
                 delay = min(30.0, self.backoff_seconds * 2 ** (attempt - 1)) * (0.5 + random.random())
                 self.sleep(delay)
                 continue
-            prompt_tokens = usage.prompt_tokens or sum(count_tokens(m["content"]) for m in messages)
-            completion_tokens = usage.completion_tokens or count_tokens(content)
+            elapsed = time.monotonic() - started
+            prompt_tokens = reply.usage.prompt_tokens or sum(count_tokens(m["content"]) for m in messages)
+            completion_tokens = reply.usage.completion_tokens or count_tokens(reply.content)
             self.accounting.add(task.stage, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
-            return content
+            with self._breaker:
+                self._speed[0] += completion_tokens
+                self._speed[1] += elapsed
+            if reply.finish_reason == "length":
+                self.accounting.add(task.stage, truncated=1)
+                return None
+            return reply.content
         raise RetryableError("no attempts left")  # unreachable: the loop returns or raises
+
+    def _spent_meanwhile(self, seconds: float, max_tokens: int) -> int:
+        """Tokens a timed-out request likely generated: this endpoint's speed so far times the
+        wait, at most max_tokens (all of them when no speed is known yet)."""
+        with self._breaker:
+            tokens, spent = self._speed
+        if tokens and spent > 0:
+            return min(max_tokens, int(tokens / spent * seconds))
+        return max_tokens
