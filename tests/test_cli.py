@@ -42,7 +42,7 @@ def test_doctor_passes_on_a_migrated_database(neo4j_db, tmp_path):
     checks = {c["name"]: c for c in json.loads(result.output)}
     assert checks["Neo4j reachable"]["ok"]
     assert checks["Neo4j version >= 5.23"]["ok"] and checks["Neo4j version >= 5.23"]["detail"].startswith("5.")
-    assert checks["APOC present"]["ok"]
+    assert checks["APOC core"]["ok"] and checks["APOC Extended"]["ok"] and checks["Graph Data Science"]["ok"]
     assert checks["migrations current"]["ok"]
     assert checks["embedding model loadable"]["ok"] and "384" in checks["embedding model loadable"]["detail"]
     assert checks["LLM endpoint"]["ok"]

@@ -152,12 +152,13 @@ def tripartite_graphs(draw):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(graph=tripartite_graphs())
-def test_cypher_selection_equals_numpy(selection_db, graph):
+@given(graph=tripartite_graphs(), concurrency=st.sampled_from([None, 1, 3]))
+def test_cypher_selection_equals_numpy(selection_db, graph, concurrency):
+    # None: the server's processors; any concurrency gives the same selection.
     concerns, mentions, alpha, beta = graph
     clear(selection_db)
     write_graph(selection_db, concerns, mentions)
-    select(Graph(selection_db, "neo4j"), alpha, beta)
+    select(Graph(selection_db, "neo4j"), alpha, beta, concurrency=concurrency)
     assert stored(selection_db) == reference(concerns, mentions, alpha, beta)
     assert stored_floor(selection_db) == floor_reference(concerns, mentions)
     objects = sorted({o for o, _ in concerns})
@@ -461,3 +462,17 @@ def test_budget_never_takes_a_concepts_last_extract_while_another_has_two(select
         sizes.append(counts)
     assert (3, 1) in sizes and (1, 1) in sizes and (0, 0) in sizes
     assert sizes == sorted(sizes, key=lambda c: (-c[0] - c[1], -c[1]))  # monotone: a smaller budget keeps less
+
+
+def test_select_concurrency_defaults_to_the_servers_processors(selection_db, neo4j_target, tmp_path):
+    from tripartite.selection.run import server_concurrency
+
+    processors = server_concurrency(Graph(selection_db, "neo4j"))
+    jmx, _, _ = selection_db.execute_query("CALL dbms.queryJmx('java.lang:type=OperatingSystem') YIELD attributes "
+                                           "RETURN attributes.AvailableProcessors.value AS n")
+    assert processors == jmx[0]["n"] >= 1
+    env = cli_env(neo4j_target, tmp_path, TRIPARTITE_SELECT_CONCURRENCY="1")
+    assert CliRunner().invoke(cli, ["select", "--json"], env=env).exit_code == 0
+    refused = CliRunner().invoke(cli, ["select"], env={**env, "TRIPARTITE_SELECT_CONCURRENCY": "many"})
+    assert refused.exit_code != 0 and "TRIPARTITE_SELECT_CONCURRENCY='many' is not a whole number" in refused.output
+    assert CliRunner().invoke(cli, ["select", "--concurrency", "0"], env=env).exit_code == 2

@@ -143,7 +143,8 @@ def run_pipeline(settings: Settings, graph: Graph, prepared: Prepared, say: Call
         if stopped:
             report.analysis_errors.insert(0, f"the run stopped: {stopped}")
         report.analysis = outcome
-    selection = step("select", f"selection in Cypher (alpha {alpha}, beta {beta})", lambda: select(graph, alpha, beta))
+    selection = step("select", f"selection in Cypher (alpha {alpha}, beta {beta})",
+                     lambda: select(graph, alpha, beta, concurrency=settings.selection.concurrency))
     report.selection = vars(selection)
     return report
 

@@ -6,9 +6,9 @@
 // classification is recomputed group by group and written only where it changes:
 // selected = true and reason = 'alpha' | 'beta' on selected Evidence, neither on the others.
 // (One pass is the fixpoint: a beta-selected candidate shares its chunk with an alpha one.)
-// Two transactions at a time (groups never share an Evidence node); in the Browser put :auto
+// $concurrency transactions at a time (groups never share an Evidence node); in the Browser put :auto
 // in front.
-// Browser: :param object_ids => null   (null classifies every object)
+// Browser: :param object_ids => null   (null classifies every object); :param concurrency => 2
 
 // Every group of the given objects (all objects on a full run). The same pass marks the
 // floor, a step beyond the paper: each (object, concept) pair's best candidate (highest w,
@@ -32,7 +32,7 @@ CALL (o) {
   WHERE coalesce(e.reason, '') <> coalesce(reason, '') OR coalesce(e.floor, false) <> best
   SET e.reason = reason, e.selected = CASE WHEN reason IS NOT NULL THEN true END,
       e.floor = CASE WHEN best THEN true END
-} IN 2 CONCURRENT TRANSACTIONS OF 10 ROWS;
+} IN $concurrency CONCURRENT TRANSACTIONS OF 10 ROWS;
 
 // Incremental runs: when a concept's thresholds moved (new scores, or new alpha and beta),
 // only candidates whose w lies between the old and the new threshold change their own test;
@@ -61,7 +61,7 @@ CALL (object_id, chunk_id) {
   WITH x.e AS e, CASE WHEN x.alpha THEN 'alpha' WHEN anchored AND x.beta THEN 'beta' END AS reason
   WHERE coalesce(e.reason, '') <> coalesce(reason, '')
   SET e.reason = reason, e.selected = CASE WHEN reason IS NOT NULL THEN true END
-} IN 2 CONCURRENT TRANSACTIONS OF 1000 ROWS;
+} IN $concurrency CONCURRENT TRANSACTIONS OF 1000 ROWS;
 
 // The stored classification now reflects the current thresholds.
 MATCH (s:ScoreDistribution)

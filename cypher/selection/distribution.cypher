@@ -9,9 +9,9 @@
 // Because P_c is a step function of w, "P_c(w) > alpha" is "w >= alpha_w", where alpha_w is
 // the score at rank m (1-based) for the smallest m with m / n_c > alpha (computed in floating
 // point, exactly as the percentile is); no such m (alpha >= 1) means nothing passes.
-// Two concepts per transaction, two transactions at a time (a concept's nodes are its own);
+// Two concepts per transaction, $concurrency transactions at a time (a concept's nodes are its own);
 // in the Browser put :auto in front.
-// Browser: :param concept_ids => null; :param alpha => 0.9; :param beta => 0.5
+// Browser: :param concept_ids => null; :param alpha => 0.9; :param beta => 0.5; :param concurrency => 2
 
 MATCH (k:Concept)
 WHERE $concept_ids IS NULL OR k.id IN $concept_ids
@@ -32,7 +32,7 @@ CALL (k) {
     MATCH (b:ScoreBlock) WHERE b.concept_id = s.concept_id AND b.block >= size(s.bounds)
     DELETE b
   }
-} IN 2 CONCURRENT TRANSACTIONS OF 2 ROWS;
+} IN $concurrency CONCURRENT TRANSACTIONS OF 2 ROWS;
 
 // Distributions of concepts that are gone (a full run only).
 MATCH (s:ScoreDistribution)

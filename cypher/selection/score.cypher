@@ -6,9 +6,10 @@
 // float32 arithmetic supports, and it defines ties (the NumPy reference rounds the same way).
 // o.evidence_count remembers how many candidates the object had, so stale Evidence (an
 // extract was removed) is looked for only where the numbers disagree.
-// A few objects per transaction and two transactions at a time (objects never share an
+// A few objects per transaction and $concurrency transactions at a time (objects never share an
 // Evidence node, so they do not wait on each other); in the Browser put :auto in front.
-// Browser: :param object_ids => null   (or ['patient-a']); :param run => randomUUID()
+// Browser: :param object_ids => null   (or ['patient-a']); :param run => randomUUID();
+//          :param concurrency => 2   (the CLI passes the server's processors, or [selection] concurrency)
 
 // Objects scored for the first time: plain CREATE, the fast path.
 MATCH (o:Object)
@@ -23,7 +24,7 @@ CALL (o) {
     RETURN count(e) AS candidates
   }
   SET o.evidence_count = candidates, o.evidence_run = $run
-} IN 2 CONCURRENT TRANSACTIONS OF 5 ROWS;
+} IN $concurrency CONCURRENT TRANSACTIONS OF 5 ROWS;
 
 // Objects scored before: w is rewritten only where it changed, and Evidence whose candidate
 // is gone is deleted.
@@ -46,4 +47,4 @@ CALL (o) {
     AND NOT EXISTS { MATCH (o)-[oc:CONCERNS]->(:Concept {id: e.concept_id})-[ct:MENTIONED_IN]->(:Chunk {id: e.chunk_id})
                      WHERE oc.embedding IS NOT NULL AND ct.embedding IS NOT NULL }
   DETACH DELETE e
-} IN 2 CONCURRENT TRANSACTIONS OF 5 ROWS;
+} IN $concurrency CONCURRENT TRANSACTIONS OF 5 ROWS;

@@ -34,13 +34,18 @@ def _select_lines(report: dict) -> list[str]:
               help="Markov blanket: also select a candidate sharing a chunk with a selected one above this "
                    f"(default {SelectionSettings.beta}, or [selection] beta).")
 @click.option("--object", "object_ids", multiple=True, help="Only (re)score these objects (incremental).")
+@click.option("--concurrency", type=click.IntRange(min=1), default=None,
+              help="Transactions each step runs at once on the server (default: the server's processors, "
+                   "or [selection] concurrency / TRIPARTITE_SELECT_CONCURRENCY).")
 @output(_select_lines)
 @pass_app
-def select_command(app: App, alpha: float | None, beta: float | None, object_ids: tuple[str, ...]) -> dict:
+def select_command(app: App, alpha: float | None, beta: float | None, object_ids: tuple[str, ...],
+                   concurrency: int | None) -> dict:
     """Score every (object, concept, chunk) candidate and classify it (cypher/selection/).
     With --object, score those objects alone and update only what their scores change."""
     chosen = effective(app.graph, app.settings.selection, alpha=alpha, beta=beta)
-    report = select(app.graph, chosen.alpha, chosen.beta, list(object_ids) or None)
+    report = select(app.graph, chosen.alpha, chosen.beta, list(object_ids) or None,
+                    concurrency=concurrency or app.settings.selection.concurrency)
     return {"alpha": chosen.alpha, "beta": chosen.beta, **vars(report), "objects": list(object_ids)}
 
 

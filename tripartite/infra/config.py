@@ -113,6 +113,7 @@ class SelectionSettings:
     tokens_per_concept: int | None = 110  # without max_tokens: this many tokens per concept of the object
     max_per_concept: int | None = None  # each concept's best N extracts (None: no cap)
     question: str = ""                  # "" asks the object's plugin, then GENERIC_QUESTION
+    concurrency: int | None = None      # select's concurrent transactions (None: the server's processors)
 
 
 @dataclass(frozen=True)
@@ -275,7 +276,14 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
         batch_size=int(embeddings.get("batch_size", EmbeddingSettings.batch_size)),
     )
     chunking_settings = ChunkingSettings(**chunking)
-    selection_settings = _selection(path, _section(path, data, "selection", {f.name for f in fields(SelectionSettings)}))
+    selection_values = _section(path, data, "selection", {f.name for f in fields(SelectionSettings)})
+    if env.get("TRIPARTITE_SELECT_CONCURRENCY"):
+        try:
+            selection_values["concurrency"] = int(env["TRIPARTITE_SELECT_CONCURRENCY"])
+        except ValueError:
+            raise ConfigError(f"TRIPARTITE_SELECT_CONCURRENCY={env['TRIPARTITE_SELECT_CONCURRENCY']!r} is not a whole "
+                              "number; use 1 or more") from None
+    selection_settings = _selection(path, selection_values)
 
     home_value = server.pop("home", ".tripartite/neo4j")
     home = Path(env.get("TRIPARTITE_SERVER_HOME") or home_value).expanduser()
@@ -327,7 +335,7 @@ def _selection(path: Path | None, values: dict[str, Any]) -> SelectionSettings:
         value = getattr(selection, name)
         if not isinstance(value, (int, float)) or not 0 <= value <= 1:
             raise ConfigError(f"{path}: [selection] {name} = {value!r} is not a probability; use 0 to 1")
-    for name in ("max_tokens", "tokens_per_concept", "max_per_concept"):
+    for name in ("max_tokens", "tokens_per_concept", "max_per_concept", "concurrency"):
         value = getattr(selection, name)
         if value is not None and (not isinstance(value, int) or value < 1):
             raise ConfigError(f"{path}: [selection] {name} = {value!r} must be a positive integer")

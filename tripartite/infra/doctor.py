@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from urllib.parse import urlsplit
 
 import neo4j
 
@@ -30,7 +31,7 @@ def run_checks(settings: Settings) -> list[Check]:
         driver = open_driver(settings, connect_timeout=5)
     except TripartiteError as exc:
         checks.append(Check("Neo4j reachable", False, str(exc)))
-        for name in ("Neo4j version >= 5.23", "APOC present", "migrations current"):
+        for name in ("Neo4j version >= 5.23", "APOC core", "migrations current"):
             checks.append(Check(name, False, "skipped: Neo4j not reachable"))
     else:
         with driver:
@@ -39,13 +40,7 @@ def run_checks(settings: Settings) -> list[Check]:
             version, edition = _one(driver, "CALL dbms.components() YIELD name, versions, edition "
                                             "WHERE name = 'Neo4j Kernel' RETURN versions[0], edition") or ("unknown", "")
             checks.append(Check("Neo4j version >= 5.23", version_tuple(version) >= MIN_NEO4J, f"{version} {edition}"))
-            apoc = _one(driver, "RETURN apoc.version()")
-            checks.append(Check("APOC present", apoc is not None, f"APOC {apoc[0]}" if apoc else
-                                "apoc.version() is unknown; install APOC core in the server's plugins"))
-            gds = _one(driver, "RETURN gds.version()")
-            checks.append(Check("Graph Data Science", gds is not None, f"GDS {gds[0]}" if gds else
-                                "gds.version() is unknown: `kg communities` needs the graph-data-science plugin "
-                                "(the local server and docker/compose.yaml have it)", required=False))
+            checks.extend(offered_checks(driver, settings))
             try:
                 graph.run("infra/database_answers")
             except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError) as exc:
@@ -61,10 +56,59 @@ def run_checks(settings: Settings) -> list[Check]:
     return checks
 
 
-def _one(driver: neo4j.Driver, query: str) -> tuple | None:
+def offered_checks(driver: neo4j.Driver, settings: Settings) -> list[Check]:
+    """What the server offers and what needs it: APOC core (required), APOC Extended (the
+    Browser procedures), GDS (kg communities), whether it is Aura, and whether the URI routes."""
+    aura = is_aura(settings.neo4j_uri)
+    apoc = _one(driver, "RETURN apoc.version()")
+    extended = _one(driver, "SHOW PROCEDURES YIELD name WHERE name = 'apoc.custom.installProcedure' RETURN name")
+    gds = _one(driver, "RETURN gds.version()")
+    return [
+        Check("APOC core", apoc is not None, f"APOC {apoc[0]}" if apoc else
+              "apoc.version() is unknown: only the Browser procedures need it (with APOC Extended); "
+              "the CLI and the scripts in cypher/ do not", required=False),
+        Check("APOC Extended", extended is not None,
+              "present: the Browser procedures custom.tripartite.* are installed by migrate" if extended else
+              "absent" + (" (Aura offers none)" if aura else "") + ": migrate skips the Browser procedures "
+              "custom.tripartite.*; every CLI command and the scripts in cypher/ work without them", required=False),
+        Check("Graph Data Science", gds is not None, f"GDS {gds[0]}" if gds else
+              "gds.version() is unknown: `kg communities` needs the graph-data-science plugin "
+              + ("(Aura: a Professional instance with Graph Analytics)" if aura else
+                 "(the local server and docker/compose.yaml have it)") + "; everything else works without it",
+              required=False),
+        Check("Aura", True, "yes: managed by Neo4j (APOC core only; see the README's Aura section)" if aura else
+              "no: a self-managed server", required=False),
+        _routing_check(driver, settings),
+    ]
+
+
+ROUTING_SCHEMES = ("neo4j", "neo4j+s", "neo4j+ssc")
+AURA_HOSTS = (".databases.neo4j.io",)
+
+
+def is_aura(uri: str) -> bool:
+    host = (urlsplit(uri).hostname or "").lower()
+    return host.endswith(AURA_HOSTS)
+
+
+def _routing_check(driver: neo4j.Driver, settings: Settings) -> Check:
+    scheme = urlsplit(settings.neo4j_uri).scheme
+    if scheme not in ROUTING_SCHEMES:
+        return Check("URI routes", True, f"no: {scheme}:// talks to this one server; use neo4j:// (or neo4j+s://) for a "
+                                         "cluster, so reads go to its secondaries", required=False)
+    table = _one(driver, "CALL dbms.routing.getRoutingTable({}, $database) YIELD servers "
+                         "RETURN [s IN servers WHERE s.role = 'READ' | size(s.addresses)][0], "
+                         "[s IN servers WHERE s.role = 'WRITE' | size(s.addresses)][0]", database=settings.neo4j_database)
+    found = (f": {table[0]} reader(s) and {table[1]} writer(s) for database {settings.neo4j_database}"
+             if table else "")
+    return Check("URI routes", True, f"yes: {scheme}:// sends reads to readers and writes to the leader{found}",
+                 required=False)
+
+
+def _one(driver: neo4j.Driver, query: str, **params) -> tuple | None:
     """The first row of a one-line check, or None where the server lacks what it calls."""
     try:
-        records, _, _ = driver.execute_query(query, routing_="r")
+        records, _, _ = driver.execute_query(query, params, routing_="r")
     except neo4j.exceptions.ClientError:
         return None
     return tuple(records[0].values()) if records else None

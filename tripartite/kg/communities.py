@@ -80,7 +80,8 @@ def require_gds(graph: Graph) -> str:
     except ClientError:
         raise TripartiteError("community detection needs Neo4j Graph Data Science, and gds.version() is unknown on "
                               "this server: the local server (`tripartite server start`) and docker/compose.yaml have "
-                              "it; on your own server install the graph-data-science plugin") from None
+                              "it; on your own server install the graph-data-science plugin, on Aura use a "
+                              "Professional instance with Graph Analytics") from None
 
 
 def describe(graph: Graph) -> int:

@@ -14,6 +14,8 @@ import uuid
 from dataclasses import dataclass
 from typing import Callable
 
+from neo4j.exceptions import ClientError, DriverError
+
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 
@@ -29,14 +31,16 @@ class SelectionReport:
 
 
 def select(graph: Graph, alpha: float, beta: float, object_ids: list[str] | None = None,
-           on_step: Callable[[str, float], None] | None = None) -> SelectionReport:
+           on_step: Callable[[str, float], None] | None = None, concurrency: int | None = None) -> SelectionReport:
     """Score the candidates of some objects (or all), rebuild P_c for the concepts they touch
     (or all), and classify. With object_ids, the other objects' Evidence is rewritten only
     where a moved threshold changes its class; the report then counts those objects alone.
     An incremental run becomes a full one when inputs other than objects changed since the
     last full run, or that run did not finish. The run is recorded in the graph from start to
-    finish, so prompts can refuse the mix an interrupted run leaves."""
+    finish, so prompts can refuse the mix an interrupted run leaves. `concurrency`: how many
+    transactions each step runs at once (None: as many as the server has processors)."""
     _refuse_old_evidence(graph)
+    concurrency = concurrency or server_concurrency(graph)
     if object_ids is not None:
         known = {row["id"] for row in graph.run("objects/object_state", object_ids=object_ids)}
         missing = [o for o in object_ids if o not in known]
@@ -58,21 +62,35 @@ def select(graph: Graph, alpha: float, beta: float, object_ids: list[str] | None
     concept_ids = None
     if object_ids is not None:  # before and after: concepts an object lost count too
         concept_ids = set(_touched_concepts(graph, object_ids))
-    step("score", object_ids=object_ids, run=run)
+    step("score", object_ids=object_ids, run=run, concurrency=concurrency)
     if object_ids is not None:
         concept_ids = sorted(concept_ids | set(_touched_concepts(graph, object_ids)))
-    step("distribution", concept_ids=concept_ids, alpha=alpha, beta=beta)
-    step("classify", object_ids=object_ids)
+    step("distribution", concept_ids=concept_ids, alpha=alpha, beta=beta, concurrency=concurrency)
+    step("classify", object_ids=object_ids, concurrency=concurrency)
     graph.run("selection/finish_run", run=run, object_ids=object_ids)
     counts = graph.run("selection/summary", object_ids=object_ids)[0]
     return SelectionReport(counts["candidates"], counts["alpha"], counts["beta"], counts["concepts"], counts["floor"],
                            full=object_ids is None)
 
 
-def reclassify(graph: Graph, alpha: float, beta: float) -> None:
+def reclassify(graph: Graph, alpha: float, beta: float, concurrency: int | None = None) -> None:
     """Classify again with new alpha and beta, scores unchanged: an incremental run over no
     objects, so only the groups whose candidates cross a moved threshold are rewritten."""
-    select(graph, alpha, beta, object_ids=[])
+    select(graph, alpha, beta, object_ids=[], concurrency=concurrency)
+
+
+FALLBACK_CONCURRENCY = 2  # where the server does not say (dbms.queryJmx refused, as on Aura)
+
+
+def server_concurrency(graph: Graph) -> int:
+    """The Neo4j server's processors: the selection's concurrent transactions by default.
+    Its transactions run on the server, so the client's processors do not matter."""
+    try:
+        row = graph.one("infra/server_processors")
+    except (ClientError, DriverError):
+        return FALLBACK_CONCURRENCY
+    processors = row and row["processors"]
+    return int(processors) if isinstance(processors, int) and processors > 0 else FALLBACK_CONCURRENCY
 
 
 def _touched_concepts(graph: Graph, object_ids: list[str]) -> list[str]:
