@@ -1,16 +1,21 @@
-"""A real OpenAI-compatible HTTP server on loopback for tests: /v1/models, /v1/embeddings
-and /v1/chat/completions.
+"""A real OpenAI-compatible HTTP server on loopback for tests: /v1/models, /v1/embeddings,
+/v1/chat/completions, and the Batch API's /v1/files and /v1/batches.
 
 Embeddings are a deterministic bag of hashed words (so similar texts get similar vectors).
 Chat answers follow the extraction prompt: for each listed concept, the sentences of the
 quoted text that contain the concept's name (and for the LLM judge's question, the listed
 concepts whose name the quoted text contains). `script` queues misbehaviour for the next chat
 requests ("429", "500", "400", "401", "malformed", "timeout"), `always` repeats one for every
-request; every request is recorded for assertions.
+request; every request is recorded for assertions. Batches are answered line by line as chat
+requests are; `batch_outcome` makes them "completed", "partial" (every other request fails)
+or "expired" (the window ran out after half of them), and `batch_polls` is how many status
+reads see "in_progress" first.
 """
 from __future__ import annotations
 
+import email
 import hashlib
+import itertools
 import json
 import re
 import threading
@@ -123,8 +128,14 @@ class FakeOpenAI:
     constrained decoding. `slots` makes it report llama.cpp's /slots."""
 
     def __init__(self, dimensions: int = 64, models: tuple[str, ...] = ("fake-embed", "fake-chat"),
-                 delay: float = 0.0, timeout_sleep: float = 3.0, structured: bool = False, slots: int | None = None):
+                 delay: float = 0.0, timeout_sleep: float = 3.0, structured: bool = False, slots: int | None = None,
+                 batch_outcome: str = "completed", batch_polls: int = 1):
         self.structured = structured
+        self.batch_outcome = batch_outcome
+        self.batch_polls = batch_polls
+        self.files: dict[str, bytes] = {}
+        self.batches: dict[str, dict] = {}
+        self.ids = itertools.count(1)
         self.slots = slots
         self.dimensions = dimensions
         self.models = models
@@ -133,7 +144,7 @@ class FakeOpenAI:
         self.script: list[str] = []
         self.always: str | None = None
         self.requests: list[dict] = []
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()  # a batch finishing under it answers its lines as chat requests
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -151,6 +162,13 @@ class FakeOpenAI:
             def do_GET(self):
                 if server.always == "401":
                     return self._send(401, {"error": {"message": "Incorrect API key provided: sk-secret-echo"}})
+                parts = self.path.rstrip("/").split("/")
+                if len(parts) >= 4 and parts[-3] == "files" and parts[-1] == "content" and parts[-2] in server.files:
+                    return self._send_bytes(server.files[parts[-2]])
+                if len(parts) >= 3 and parts[-2] == "batches":
+                    if parts[-1] not in server.batches:
+                        return self._send(404, {"error": {"message": f"no batch {parts[-1]}"}})
+                    return self._send(200, server._poll_batch(parts[-1]))
                 if self.path.rstrip("/") == "/slots" and server.slots:
                     return self._send(200, [{"id": i, "is_processing": False} for i in range(server.slots)])
                 if self.path.rstrip("/").endswith("/models"):
@@ -159,8 +177,25 @@ class FakeOpenAI:
                 else:
                     self._send(404, {"error": {"message": "not found"}})
 
+            def _send_bytes(self, data: bytes) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "application/octet-stream")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
             def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                if self.path.rstrip("/").endswith("/files"):  # multipart/form-data: purpose and file
+                    form = email.message_from_bytes(b"Content-Type: " + self.headers["Content-Type"].encode() +
+                                                    b"\r\n\r\n" + raw)
+                    fields = {part.get_param("name", header="content-disposition"): part.get_payload(decode=True)
+                              for part in form.get_payload()}
+                    file_id = f"file-{next(server.ids)}"
+                    server.files[file_id] = fields["file"]
+                    server.requests.append({"path": self.path, "body": {"purpose": fields["purpose"].decode()}})
+                    return self._send(200, server._file(file_id, "batch"))
+                body = json.loads(raw or b"{}")
                 server.requests.append({"path": self.path, "body": body,
                                         "authorization": self.headers.get("Authorization")})
                 if self.path.rstrip("/").endswith("/embeddings"):
@@ -172,53 +207,119 @@ class FakeOpenAI:
                                      "usage": {"prompt_tokens": tokens, "total_tokens": tokens}})
                 elif self.path.rstrip("/").endswith("/chat/completions"):
                     self._chat(body)
+                elif self.path.rstrip("/").endswith("/batches"):
+                    if body["input_file_id"] not in server.files:
+                        return self._send(400, {"error": {"message": f"no file {body['input_file_id']}"}})
+                    batch_id = f"batch_{next(server.ids)}"
+                    server.batches[batch_id] = {
+                        "id": batch_id, "object": "batch", "endpoint": body["endpoint"], "errors": None,
+                        "input_file_id": body["input_file_id"], "completion_window": body["completion_window"],
+                        "status": "validating", "output_file_id": None, "error_file_id": None,
+                        "created_at": int(time.time()), "metadata": body.get("metadata"), "polls": 0,
+                        "request_counts": {"total": 0, "completed": 0, "failed": 0}}
+                    self._send(200, server._public(batch_id))
                 else:
                     self._send(404, {"error": {"message": f"no route {self.path}"}})
 
             def _chat(self, body: dict) -> None:
-                probe = server._is_probe({"body": body})
-                with server.lock:  # the script is for tasks: the runner's probe is answered as it comes
-                    behaviour = "ok" if probe else server.script.pop(0) if server.script else (server.always or "ok")
-                if server.delay:
-                    time.sleep(server.delay)
-                if behaviour == "429":
-                    return self._send(429, {"error": {"message": "rate limited", "type": "rate_limit"}})
-                if behaviour == "500":
-                    return self._send(500, {"error": {"message": "server error"}})
-                if behaviour == "400":
-                    return self._send(400, {"error": {"message": f"The model `{body.get('model')}` does not exist",
-                                                      "type": "invalid_request_error", "code": "model_not_found"}})
-                if behaviour == "401":
-                    return self._send(401, {"error": {"message": "Incorrect API key provided: sk-secret-echo",
-                                                      "type": "invalid_request_error", "code": "invalid_api_key"}})
-                if behaviour == "timeout":
-                    time.sleep(server.timeout_sleep)
-                    return self._send(200, {"error": "too late"})
-                prompt = body["messages"][-1]["content"]
-                schema = schema_of(body)
-                finish = "stop"
-                if probe:
-                    color = schema["properties"]["color"]["enum"][0] if server.structured else "banana"
-                    content = json.dumps({"color": color, "note": "ok"})
-                elif behaviour == "malformed":
-                    content = "Sure! Here you go: {extracts: ["
-                elif behaviour == "runaway":  # a model that loops until max_tokens stops it
-                    content = '{"extracts": [{"concept_id": "' + "la " * int(body.get("max_tokens") or 4000)
-                    finish = "length"
-                elif behaviour == "names":
-                    content = answer_by_names(prompt)
-                else:
-                    content = answer(prompt)
-                self._send(200, {
-                    "id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()),
-                    "model": body.get("model"),
-                    "choices": [{"index": 0, "finish_reason": finish,
-                                 "message": {"role": "assistant", "content": content}}],
-                    "usage": {"prompt_tokens": len(prompt.split()), "completion_tokens": len(content.split()),
-                              "total_tokens": len(prompt.split()) + len(content.split())}})
+                self._send(*server.chat_response(body))
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def chat_response(self, body: dict) -> tuple[int, dict]:
+        """(HTTP status, body) of a chat request: the scripted behaviour, else the answer."""
+        probe = self._is_probe({"body": body})
+        with self.lock:  # the script is for tasks: the runner's probe is answered as it comes
+            behaviour = "ok" if probe else self.script.pop(0) if self.script else (self.always or "ok")
+        if self.delay:
+            time.sleep(self.delay)
+        if behaviour == "429":
+            return (429, {"error": {"message": "rate limited", "type": "rate_limit"}})
+        if behaviour == "500":
+            return (500, {"error": {"message": "server error"}})
+        if behaviour == "400":
+            return (400, {"error": {"message": f"The model `{body.get('model')}` does not exist",
+                                    "type": "invalid_request_error", "code": "model_not_found"}})
+        if behaviour == "401":
+            return (401, {"error": {"message": "Incorrect API key provided: sk-secret-echo",
+                                    "type": "invalid_request_error", "code": "invalid_api_key"}})
+        if behaviour == "timeout":
+            time.sleep(self.timeout_sleep)
+            return (200, {"error": "too late"})
+        prompt = body["messages"][-1]["content"]
+        schema = schema_of(body)
+        finish = "stop"
+        if probe:
+            color = schema["properties"]["color"]["enum"][0] if self.structured else "banana"
+            content = json.dumps({"color": color, "note": "ok"})
+        elif behaviour == "malformed":
+            content = "Sure! Here you go: {extracts: ["
+        elif behaviour == "runaway":  # a model that loops until max_tokens stops it
+            content = '{"extracts": [{"concept_id": "' + "la " * int(body.get("max_tokens") or 4000)
+            finish = "length"
+        elif behaviour == "names":
+            content = answer_by_names(prompt)
+        else:
+            content = answer(prompt)
+        return (200, {
+            "id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()),
+            "model": body.get("model"),
+            "choices": [{"index": 0, "finish_reason": finish,
+                         "message": {"role": "assistant", "content": content}}],
+            "usage": {"prompt_tokens": len(prompt.split()), "completion_tokens": len(content.split()),
+                      "total_tokens": len(prompt.split()) + len(content.split())}})
+
+    # ---- the Batch API ---------------------------------------------------------------------------
+    def _file(self, file_id: str, purpose: str) -> dict:
+        return {"id": file_id, "object": "file", "bytes": len(self.files[file_id]), "created_at": int(time.time()),
+                "filename": f"{file_id}.jsonl", "purpose": purpose, "status": "processed"}
+
+    def _public(self, batch_id: str) -> dict:
+        return {k: v for k, v in self.batches[batch_id].items() if k != "polls"}
+
+    def _poll_batch(self, batch_id: str) -> dict:
+        """The batch's state at this read: in progress for `batch_polls` reads, then finished
+        as `batch_outcome` says, its answers computed line by line."""
+        with self.lock:
+            batch = self.batches[batch_id]
+            batch["polls"] += 1
+            if batch["status"] in ("validating", "in_progress") and batch["polls"] > self.batch_polls:
+                self._finish(batch)
+            elif batch["status"] == "validating":
+                batch["status"] = "in_progress"
+        return self._public(batch_id)
+
+    def _finish(self, batch: dict) -> None:
+        requests = [json.loads(line) for line in self.files[batch["input_file_id"]].decode().splitlines() if line]
+        output, errors = [], []
+        for n, request in enumerate(requests):
+            if self.batch_outcome == "expired" and n >= len(requests) // 2:
+                errors.append({"id": f"req-{n}", "custom_id": request["custom_id"], "response": None,
+                               "error": {"code": "batch_expired", "message": "This request could not be executed "
+                                                                             "before the completion window expired."}})
+                continue
+            if self.batch_outcome == "partial" and n % 2 == 1:
+                errors.append({"id": f"req-{n}", "custom_id": request["custom_id"],
+                               "response": {"status_code": 500, "request_id": f"r{n}",
+                                            "body": {"error": {"message": "server error", "type": "server_error"}}},
+                               "error": None})
+                continue
+            self.requests.append({"path": "/v1/chat/completions", "body": request["body"], "batch": batch["id"]})
+            status, answer = self.chat_response(request["body"])
+            output.append({"id": f"req-{n}", "custom_id": request["custom_id"],
+                           "response": {"status_code": status, "request_id": f"r{n}", "body": answer}, "error": None})
+        for name, rows in (("output_file_id", output), ("error_file_id", errors)):
+            if rows:
+                file_id = f"file-{next(self.ids)}"
+                self.files[file_id] = ("\n".join(json.dumps(r) for r in rows) + "\n").encode()
+                batch[name] = file_id
+        batch["status"] = "expired" if self.batch_outcome == "expired" else "completed"
+        batch["request_counts"] = {"total": len(requests), "completed": len(output), "failed": len(errors)}
+
+    def batch_requests(self) -> list[dict]:
+        """The chat requests answered inside batches."""
+        return [r for r in self.requests if r.get("batch")]
 
     @property
     def base_url(self) -> str:

@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import click
 
+from tripartite import batches
 from tripartite.analysis import dry_run_figures, open_analyzer
+from tripartite.cli.batches import submitted_lines
 from tripartite.cli.common import App, accounting_lines, concurrency_option, output, pass_app, progress, say
 from tripartite.infra.errors import TripartiteError
+from tripartite.infra.llm.prices import cost, cost_line
 
 
 def _dry_run_lines(result: dict) -> list[str]:
@@ -17,7 +20,8 @@ def _dry_run_lines(result: dict) -> list[str]:
     pairs = result["pairs"]
     lines.append(f"(concept, chunk) pairs: {pairs['naive_calls']} (one call each in the naive scheme), "
                  f"{pairs['after_prefilter']} after the pre-filter")
-    return lines
+    priced = cost_line(result.get("cost"))
+    return lines + ([priced] if priced else [])
 
 
 def _others_note(result: dict) -> None:
@@ -33,6 +37,8 @@ def _others_note(result: dict) -> None:
 
 
 def _run_lines(result: dict) -> list[str]:
+    if "requests" in result:  # --batch
+        return submitted_lines(result)
     if "stages" not in result:
         _others_note(result)
         return _dry_run_lines(result)
@@ -59,13 +65,20 @@ def _run_lines(result: dict) -> list[str]:
 @click.option("--only-provider", metavar="PROVIDER",
               help="With --redo, only what this provider made (extractive, openai).")
 @click.option("--offline", is_flag=True, help="The offline extractive provider, even if an LLM is configured.")
+@click.option("--batch", is_flag=True, help="Send the calls to the OpenAI Batch API (half price, within 24 h); "
+                                            "`tripartite batches collect` writes the answers.")
 @output(_run_lines, exit_code=lambda result: 1 if result.get("errors") or result.get("stopped") else 0)
 @pass_app
 def analyze_command(app: App, dry_run: bool, ontology: str | None, concurrency: int | None, no_prefilter: bool,
-                    redo: bool, only_provider: str | None, offline: bool) -> dict:
+                    redo: bool, only_provider: str | None, offline: bool, batch: bool) -> dict:
     """Extract what each chunk and object says about each concept (e(c,t) and e(o,c))."""
     if only_provider and not redo:
         raise click.UsageError("--only-provider goes with --redo")
+    if batch and not dry_run:
+        if offline:
+            raise click.UsageError("--batch sends the calls to a model; it does not go with --offline")
+        return batches.submit(app.settings, app.graph, "analysis", {"ontology": ontology, "prefilter": not no_prefilter,
+                                                                    "redo": redo, "only_provider": only_provider})
     with open_analyzer(app.settings, app.graph, offline=offline, concurrency=concurrency, prefilter=not no_prefilter,
                        ontology=ontology) as analyzer:
         if not analyzer.concepts:
@@ -77,7 +90,8 @@ def analyze_command(app: App, dry_run: bool, ontology: str | None, concurrency: 
         if dry_run:
             others = [] if redo else analyzer.analysed_by_others()
             return {"provider": provider.name, "model": provider.model, **figures, "others": others,
-                    "failed_before": failed_before}
+                    "failed_before": failed_before,
+                    "cost": cost(app.settings, analyzer.runner, plan.chunk_tasks + plan.object_tasks)}
         with progress(f"Analysing ({provider.name})", len(plan.chunk_tasks) + len(plan.object_tasks)) as bar:
             report = analyzer.run(plan, on_done=bar.update)
     return {"provider": provider.name, "model": provider.model, **report, "pairs": figures["pairs"],

@@ -85,6 +85,7 @@ class LLMSettings:
     backoff: float = 1.0    # first retry pause in seconds; doubles each retry
     concurrency: int | None = None  # requests in flight; None: 4, or fewer where the server reports fewer slots
     structured: str = "auto"        # JSON-schema constrained answers: auto (probe the endpoint once), on, off
+    prices: tuple[float, float] | None = None  # USD per million tokens (input, output) for --dry-run's cost
 
     @property
     def configured(self) -> bool:
@@ -250,7 +251,18 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
     neo4j = _section(path, data, "neo4j", {"uri", "user", "database"})
     server_keys = {f.name for f in fields(ServerSettings)}
     server = _section(path, data, "server", server_keys)
-    llm = _section(path, data, "llm", {"base_url", "model", "timeout", "backoff", "concurrency", "structured"})
+    llm = _section(path, data, "llm", {"base_url", "model", "timeout", "backoff", "concurrency", "structured",
+                                       "prices"})
+    prices = env.get("TRIPARTITE_LLM_PRICES") or llm.get("prices")
+    if prices is not None:
+        try:
+            pair = [float(x) for x in (prices.split(",") if isinstance(prices, str) else prices)]
+            if len(pair) != 2 or min(pair) < 0:
+                raise ValueError
+        except (TypeError, ValueError):
+            raise ConfigError(f"LLM prices {prices!r} are not two numbers (TRIPARTITE_LLM_PRICES=in,out or [llm] prices "
+                              "= [in, out], USD per million tokens)") from None
+        prices = (pair[0], pair[1])
     structured = env.get("TRIPARTITE_LLM_STRUCTURED") or llm.get("structured", "auto")
     if structured not in STRUCTURED_MODES:
         raise ConfigError(f"structured answers {structured!r} is unknown (TRIPARTITE_LLM_STRUCTURED or [llm] "
@@ -314,6 +326,7 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
             backoff=float(env.get("TRIPARTITE_LLM_BACKOFF") or llm.get("backoff", 1.0)),
             concurrency=concurrency,
             structured=structured,
+            prices=prices,
         ),
         embeddings=embedding_settings,
         chunking=chunking_settings,

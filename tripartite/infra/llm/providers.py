@@ -53,6 +53,18 @@ class ProviderError(Exception):
     """Anything else (bad key, unknown model): retrying will not help."""
 
 
+def request_options(json_mode: bool, max_tokens: int | None, schema: dict | None, schema_name: str) -> dict:
+    """A chat request's answer format and bound, the same for a live call and a batch line."""
+    if schema is not None:
+        extra: dict = {"response_format": {"type": "json_schema",
+                                           "json_schema": {"name": schema_name, "schema": schema, "strict": True}}}
+    else:
+        extra = {"response_format": {"type": "json_object"}} if json_mode else {}
+    if max_tokens:
+        extra["max_tokens"] = max_tokens
+    return extra
+
+
 class OpenAIChatProvider:
     """Any OpenAI-compatible chat completions endpoint (OpenAI, Azure, Ollama, vLLM, llama.cpp)."""
 
@@ -94,13 +106,7 @@ class OpenAIChatProvider:
         json_schema); else, with json_mode, to JSON. `max_tokens` bounds the answer."""
         import openai
 
-        if schema is not None:
-            extra = {"response_format": {"type": "json_schema",
-                                         "json_schema": {"name": schema_name, "schema": schema, "strict": True}}}
-        else:
-            extra = {"response_format": {"type": "json_object"}} if json_mode else {}
-        if max_tokens:
-            extra["max_tokens"] = max_tokens
+        extra = request_options(json_mode, max_tokens, schema, schema_name)
         try:
             response = self.client.chat.completions.create(
                 model=self.model, messages=messages, temperature=0, **extra)

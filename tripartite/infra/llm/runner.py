@@ -14,7 +14,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from tripartite.infra.llm.cache import AnswerCache, cache_key
-from tripartite.infra.llm.providers import JSON_ONLY, STRUCTURED, ProviderError, RetryableError, TimedOut
+from tripartite.infra.llm.providers import (JSON_ONLY, STRUCTURED, ProviderError, RetryableError, TimedOut,
+                                            request_options)
 from tripartite.infra.llm.schemas import ANSWER_TOKENS, without_lengths
 from tripartite.infra.llm.tasks import InvalidAnswer, JsonTask, Parsed
 from tripartite.infra.tokens import count_tokens
@@ -160,6 +161,10 @@ class LLMRunner:
     def _max_tokens(task) -> int:
         return getattr(task, "answer_tokens", None) or ANSWER_TOKENS
 
+    def max_tokens(self, task) -> int:
+        """The bound on the task's answer (max_tokens of its request)."""
+        return self._max_tokens(task)
+
     def answer_format(self) -> str:
         """How answers are asked for: STRUCTURED, STRUCTURED_NO_LENGTHS or JSON_ONLY. With
         structured "auto", one small probe finds out, cached per endpoint and model."""
@@ -223,10 +228,7 @@ class LLMRunner:
         Retries 429s, 5xx and dropped connections with backoff; a request that timed out is
         tried once more, and what it generated meanwhile is estimated into the accounting."""
         max_tokens = self._max_tokens(task)
-        schema, name = None, "answer"
-        if json_mode and getattr(task, "json_schema", None) and self.answer_format() != JSON_ONLY:
-            schema = task.json_schema if self.answer_format() == STRUCTURED else without_lengths(task.json_schema)
-            name = task.schema.replace("/", "-").replace(".", "-")[:64]
+        schema, name = self._schema_for(task) if json_mode else (None, "answer")
         timeouts = 0
         for attempt in range(1, self.max_attempts + 1):
             self.accounting.add(task.stage, calls=1)
@@ -262,6 +264,42 @@ class LLMRunner:
                 return None
             return reply.content
         raise RetryableError("no attempts left")  # unreachable: the loop returns or raises
+
+    def _schema_for(self, task) -> tuple[dict | None, str]:
+        """The JSON schema the answer is constrained to (None where the endpoint ignores
+        schemas), and its name."""
+        if not getattr(task, "json_schema", None) or self.answer_format() == JSON_ONLY:
+            return None, "answer"
+        schema = task.json_schema if self.answer_format() == STRUCTURED else without_lengths(task.json_schema)
+        return schema, task.schema.replace("/", "-").replace(".", "-")[:64]
+
+    # ---- the Batch API: the same requests, answers and cache as live calls ------------------------
+    def key(self, task) -> str:
+        """The task's cache key: also its custom_id in a batch."""
+        return self._key(task)
+
+    def request_body(self, task) -> dict:
+        """The chat request a live call would send for `task`, as a batch line's body."""
+        schema, name = self._schema_for(task)
+        return {"model": self.provider.model, "messages": [{"role": "user", "content": task.prompt}],
+                "temperature": 0, **request_options(True, self._max_tokens(task), schema, name)}
+
+    def accept(self, task, content: str | None, finish_reason: str, usage: dict) -> str | None:
+        """A batch's answer to `task`, parsed and cached as a live answer is (dropped items
+        counted, a cut answer failed). Returns the error, or None."""
+        self.accounting.add(task.stage, tasks=1, calls=1, prompt_tokens=usage.get("prompt_tokens") or 0,
+                            completion_tokens=usage.get("completion_tokens") or 0)
+        if finish_reason == "length":
+            self.accounting.add(task.stage, truncated=1)
+            content = None
+        try:
+            result = self._parse(task, content)
+        except InvalidAnswer as problem:
+            self.accounting.add(task.stage, failures=1)
+            return f"{task.stage} {task.item_id}: InvalidAnswer: {problem}"
+        if self.cache:
+            self.cache.put(self._key(task), result, {})
+        return None
 
     def _spent_meanwhile(self, seconds: float, max_tokens: int) -> int:
         """Tokens a timed-out request likely generated: this endpoint's speed so far times the

@@ -1,0 +1,114 @@
+"""The OpenAI Batch API (/v1/files, /v1/batches): the runner's requests as JSONL, sent at half
+the price and answered within 24 hours. Each line's custom_id is the task's cache key, so a
+collected answer lands in the same cache a live call fills, and the same writers take it.
+The batch's id and state live in the graph (cypher/infra/*batch*.cypher), so `tripartite
+batches collect` resumes after a restarted machine or a killed process."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from tripartite.infra.errors import TripartiteError
+
+ENDPOINT = "/v1/chat/completions"
+WINDOW = "24h"
+TERMINAL = ("completed", "expired", "failed", "cancelled")  # the API's last states
+
+
+@dataclass(frozen=True)
+class Line:
+    """One answer of a batch's output or error file."""
+    custom_id: str
+    content: str | None      # None: the request failed (error says why)
+    finish_reason: str
+    usage: dict
+    error: str | None
+
+
+def _client(runner):
+    client = getattr(runner.provider, "client", None)
+    if client is None or runner.provider.offline:
+        raise TripartiteError("--batch needs an OpenAI-compatible endpoint with the Batch API; configure "
+                              "TRIPARTITE_LLM_MODEL (and OPENAI_API_KEY), or drop --batch")
+    return client
+
+
+def _api(action: str, runner, work) -> Any:
+    import openai
+
+    try:
+        return work()
+    except openai.AuthenticationError:
+        raise TripartiteError(f"{runner.provider.where} refused the API key while {action}; set OPENAI_API_KEY") from None
+    except openai.NotFoundError:
+        raise TripartiteError(f"{runner.provider.where} has no Batch API ({action} got HTTP 404); "
+                              "run without --batch") from None
+    except openai.APIStatusError as exc:
+        raise TripartiteError(f"{runner.provider.where} answered HTTP {exc.status_code} while {action}: "
+                              f"{str(exc)[:160]}") from None
+    except openai.APIError as exc:
+        raise TripartiteError(f"{runner.provider.where} did not answer while {action} ({type(exc).__name__}); "
+                              "nothing was lost: run the command again") from None
+
+
+def jsonl(runner, tasks: list) -> tuple[str, int]:
+    """The batch's input file: one request per distinct prompt (tasks with the same prompt
+    share a cache key, so one answer serves both)."""
+    seen: set[str] = set()
+    lines = []
+    for task in tasks:
+        key = runner.key(task)
+        if key in seen:
+            continue
+        seen.add(key)
+        lines.append(json.dumps({"custom_id": key, "method": "POST", "url": ENDPOINT,
+                                 "body": runner.request_body(task)}, ensure_ascii=False))
+    return "\n".join(lines) + "\n", len(lines)
+
+
+def submit(runner, tasks: list, stage: str) -> dict:
+    """Upload the requests and create the batch: {"id", "state", "input_file_id", "requests"}."""
+    client = _client(runner)
+    data, requests = jsonl(runner, tasks)
+    upload = _api("uploading the batch file", runner,
+                  lambda: client.files.create(file=("tripartite-batch.jsonl", data.encode("utf-8")), purpose="batch"))
+    batch = _api("creating the batch", runner,
+                 lambda: client.batches.create(input_file_id=upload.id, endpoint=ENDPOINT, completion_window=WINDOW,
+                                               metadata={"tripartite_stage": stage}))
+    return {"id": batch.id, "state": batch.status, "input_file_id": upload.id, "requests": requests}
+
+
+def refresh(runner, batch_id: str) -> dict:
+    """The batch's state as the API reports it now."""
+    client = _client(runner)
+    batch = _api(f"reading batch {batch_id}", runner, lambda: client.batches.retrieve(batch_id))
+    counts = batch.request_counts
+    return {"state": batch.status, "output_file_id": batch.output_file_id or "",
+            "error_file_id": batch.error_file_id or "",
+            "completed": counts.completed if counts else 0, "failed": counts.failed if counts else 0,
+            "total": counts.total if counts else 0}
+
+
+def lines(runner, file_id: str) -> list[Line]:
+    """The answers (or errors) in an output or error file."""
+    if not file_id:
+        return []
+    client = _client(runner)
+    text = _api(f"downloading file {file_id}", runner, lambda: client.files.content(file_id).text)
+    found = []
+    for raw in text.splitlines():
+        if not raw.strip():
+            continue
+        row = json.loads(raw)
+        response = row.get("response") or {}
+        body = response.get("body") or {}
+        error = row.get("error")
+        if error or response.get("status_code", 200) >= 400 or not body.get("choices"):
+            detail = (error or body.get("error") or {}).get("message") or (error or {}).get("code") or "no answer"
+            found.append(Line(row["custom_id"], None, "", {}, f"{(error or {}).get('code') or 'error'}: {detail}"))
+            continue
+        choice = body["choices"][0]
+        found.append(Line(row["custom_id"], choice["message"].get("content") or "",
+                          choice.get("finish_reason") or "stop", body.get("usage") or {}, None))
+    return found
