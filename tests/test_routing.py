@@ -91,3 +91,11 @@ def test_the_sample_pipeline_through_the_routing_scheme(neo4j_db, tmp_path):
     assert len(json.loads(run("objects", "list", "--json"))) == 3
     doctor = {c["name"]: c for c in json.loads(run("doctor", "--json"))}
     assert doctor["URI routes"]["detail"].startswith("yes: neo4j")
+
+
+def test_aura_is_recognised_by_its_host():
+    from tripartite.infra.doctor import is_aura
+
+    assert is_aura("neo4j+s://a1b2c3d4.databases.neo4j.io")
+    assert is_aura("neo4j+s://neo4j:secret@a1b2c3d4.databases.neo4j.io:7687")
+    assert not is_aura("bolt://127.0.0.1:7687") and not is_aura("neo4j://databases.neo4j.io.example.org")
