@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import socket
+import subprocess
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Callable
 
 import pytest
 from neo4j import GraphDatabase
@@ -172,6 +176,38 @@ def cli_env(target: Neo4jTarget, tmp_path: Path, **extra: str) -> dict[str, str]
         "TRIPARTITE_LLM_CACHE": str(tmp_path / "llm-cache.sqlite"),  # no answers shared between tests
         **extra,
     }
+
+
+def kill_when(command: list[str], env: dict[str, str], ready: Callable[[], bool], timeout: float = 120) -> None:
+    """Start `command` and SIGKILL it once `ready()` holds (or it ended, or `timeout` passed)."""
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + timeout
+    while not ready() and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+
+
+def load_sample(env: dict[str, str], *then: list[str]) -> dict[str, str]:
+    """Migrate, ingest the sample guidelines, load the cardiology ontology and add the sample
+    anamneses through the CLI, then run the commands in `then`; each must succeed."""
+    from click.testing import CliRunner
+
+    from tripartite.cli import cli
+    from tripartite.infra.paths import samples_dir
+
+    setup = (["migrate"], ["ingest", str(samples_dir() / "guidelines")], ["ontology", "load", "cardiology"],
+             ["objects", "add", str(samples_dir() / "objects"), "--kind", "anamnesis"])
+    for args in (*setup, *then):
+        result = CliRunner().invoke(cli, args, env=env)
+        assert result.exit_code == 0, (args, result.output)
+    return env
+
+
+@pytest.fixture
+def loaded(neo4j_db, tmp_path):
+    """CLI environment for a test database holding the sample, not yet analysed."""
+    return load_sample(cli_env(neo4j_db, tmp_path))
 
 
 @pytest.fixture

@@ -2,15 +2,13 @@
 provider, and `tripartite analyze` against a real Neo4j (incremental, dry run, resumable)."""
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 
 import pytest
 from click.testing import CliRunner
 
-from conftest import cli_env
+from conftest import kill_when
 from fake_openai import FakeOpenAI
 from tripartite.analysis.extractive import ExtractiveProvider
 from tripartite.analysis.schema import ExtractionTask, parse_extracts
@@ -21,7 +19,6 @@ from tripartite.infra.llm.cache import AnswerCache
 from tripartite.infra.llm.providers import ConceptInfo, OpenAIChatProvider
 from tripartite.infra.llm.runner import LLMRunner
 from tripartite.infra.llm.tasks import InvalidAnswer
-from tripartite.infra.paths import samples_dir
 
 HYPERTENSION = ConceptInfo("t:hypertension", "Hypertension", ("high blood pressure", "HTN"),
                            "Blood pressure that stays above the normal range.")
@@ -140,16 +137,6 @@ def one(driver, query, **params):
     return records[0].data()
 
 
-@pytest.fixture
-def loaded(neo4j_db, tmp_path):
-    env = cli_env(neo4j_db, tmp_path)
-    for args in (["migrate"], ["ingest", str(samples_dir() / "guidelines")], ["ontology", "load", "cardiology"],
-                 ["objects", "add", str(samples_dir() / "objects"), "--kind", "anamnesis"]):
-        result = invoke(args, env)
-        assert result.exit_code == 0, result.output
-    return env
-
-
 @pytest.mark.neo4j
 def test_dry_run_counts_and_writes_nothing(driver, loaded):
     result = invoke(["analyze", "--dry-run", "--json"], loaded)
@@ -226,12 +213,7 @@ def test_killed_run_resumes_without_duplicates_or_repaid_calls(driver, loaded, t
                "TRIPARTITE_LLM_MODEL": "fake-chat"}
         env.pop("TRIPARTITE_CONFIG")
         command = [sys.executable, "-m", "tripartite.cli", "analyze", "--concurrency", "1", "--json"]
-        process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 120
-        while len(server.chat_requests()) < 8 and time.monotonic() < deadline and process.poll() is None:
-            time.sleep(0.05)
-        process.send_signal(signal.SIGKILL)
-        process.wait()
+        kill_when(command, env, lambda: len(server.chat_requests()) >= 8)
         first = len(server.chat_requests())
         written = one(driver, "MATCH (c:Chunk) WHERE c.analysed_concepts IS NOT NULL RETURN count(c) AS n")["n"]
         assert 0 < first and written < one(driver, "MATCH (c:Chunk) RETURN count(c) AS n")["n"]  # halfway

@@ -7,10 +7,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from conftest import cli_env
 from fake_openai import FakeOpenAI
 from tripartite.cli import cli
-from tripartite.infra.paths import samples_dir
 
 pytestmark = pytest.mark.neo4j
 
@@ -26,16 +24,6 @@ def one(driver, query):
 
 def extract_counts(driver):
     return one(driver, "RETURN COUNT { ()-[:MENTIONED_IN]->() } AS mentioned, COUNT { ()-[:CONCERNS]->() } AS concerns")
-
-
-@pytest.fixture
-def loaded(neo4j_db, tmp_path):
-    env = cli_env(neo4j_db, tmp_path)
-    for args in (["migrate"], ["ingest", str(samples_dir() / "guidelines")], ["ontology", "load", "cardiology"],
-                 ["objects", "add", str(samples_dir() / "objects"), "--kind", "anamnesis"]):
-        result = invoke(args, env)
-        assert result.exit_code == 0, result.output
-    return env
 
 
 def model_env(env, server):

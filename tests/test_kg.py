@@ -3,15 +3,13 @@ incremental runs, the graph's shape (neo4j-graphrag's conventions, the ontology 
 communities with reports, and neo4j-graphrag's retrievers on it."""
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 
 import pytest
 from click.testing import CliRunner
 
-from conftest import cli_env
+from conftest import cli_env, kill_when
 from fake_openai import FakeOpenAI
 from tripartite.cli import cli
 from tripartite.infra.llm.tasks import InvalidAnswer
@@ -133,12 +131,7 @@ def test_a_killed_extraction_resumes_without_repaying(ingested, driver):
         env = {**os.environ, **ingested, "OPENAI_BASE_URL": server.base_url, "TRIPARTITE_LLM_MODEL": "fake-chat"}
         env.pop("TRIPARTITE_CONFIG")
         command = [sys.executable, "-m", "tripartite", "kg", "extract", "--concurrency", "1", "--json"]
-        process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 120
-        while len(server.chat_requests()) < 8 and time.monotonic() < deadline and process.poll() is None:
-            time.sleep(0.05)
-        process.send_signal(signal.SIGKILL)
-        process.wait()
+        kill_when(command, env, lambda: len(server.chat_requests()) >= 8)
         done = one(driver, "MATCH (t:Chunk) WHERE t.kg_version IS NOT NULL RETURN count(t) AS n")["n"]
         assert 0 < done < one(driver, "MATCH (t:Chunk) RETURN count(t) AS n")["n"]
         finished = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)

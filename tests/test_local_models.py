@@ -9,7 +9,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from conftest import cli_env
+from conftest import cli_env, load_sample
 from fake_openai import FakeOpenAI
 from tripartite.analysis.schema import ExtractionTask, parse_extracts
 from tripartite.cli import cli
@@ -153,16 +153,6 @@ def test_progress_without_a_terminal_is_periodic_lines(capsys):
 
 
 # ---- through the CLI and the graph ----------------------------------------------------------------
-@pytest.fixture
-def loaded(neo4j_db, tmp_path):
-    env = cli_env(neo4j_db, tmp_path)
-    for args in (["migrate"], ["ingest", str(samples_dir() / "guidelines")], ["ontology", "load", "cardiology"],
-                 ["objects", "add", str(samples_dir() / "objects"), "--kind", "anamnesis"]):
-        result = invoke(args, env)
-        assert result.exit_code == 0, result.output
-    return env
-
-
 @pytest.mark.neo4j
 def test_a_model_switch_is_named_and_redo_replaces_the_extracts(driver, loaded):
     assert invoke(["analyze"], loaded).exit_code == 0  # the offline provider
@@ -279,11 +269,8 @@ def llama_server():
 @pytest.mark.neo4j
 @pytest.mark.local_llm
 def test_the_sample_pipeline_through_a_real_llama_cpp_server(llama_server, neo4j_db, tmp_path, capsys):
-    env = cli_env(neo4j_db, tmp_path, OPENAI_BASE_URL=f"{llama_server}/v1", TRIPARTITE_LLM_MODEL="smollm2",
-                  TRIPARTITE_LLM_TIMEOUT="120")
-    for args in (["migrate"], ["ingest", str(samples_dir() / "guidelines")], ["ontology", "load", "cardiology"],
-                 ["objects", "add", str(samples_dir() / "objects"), "--kind", "anamnesis"]):
-        assert invoke(args, env).exit_code == 0, args
+    env = load_sample(cli_env(neo4j_db, tmp_path, OPENAI_BASE_URL=f"{llama_server}/v1", TRIPARTITE_LLM_MODEL="smollm2",
+                              TRIPARTITE_LLM_TIMEOUT="120"))
     doctor = invoke(["doctor"], env).output
     assert "JSON schemas honoured (concept ids from an enum, lengths bounded); 2 requests in flight; " \
            "the server serves 2 at once" in doctor

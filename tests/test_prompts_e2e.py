@@ -5,10 +5,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from conftest import cli_env
+from conftest import cli_env, load_sample
 from fake_openai import FakeOpenAI
 from tripartite.cli import cli
-from tripartite.infra.paths import samples_dir
 from tripartite.selection.prompt import reference_trail
 
 pytestmark = pytest.mark.neo4j
@@ -21,13 +20,8 @@ def invoke(args, env):
 @pytest.fixture(scope="module")
 def selected(module_db, tmp_path_factory):
     """The sample, analysed and selected once for the module's tests, which only read it."""
-    env = cli_env(module_db, tmp_path_factory.mktemp("selected"))
-    for args in (["migrate"], ["ingest", str(samples_dir() / "guidelines")], ["ontology", "load", "cardiology"],
-                 ["objects", "add", str(samples_dir() / "objects"), "--kind", "anamnesis"], ["analyze"],
-                 ["select", "--alpha", "0.8", "--beta", "0.4"]):
-        result = invoke(args, env)
-        assert result.exit_code == 0, (args, result.output)
-    return env
+    return load_sample(cli_env(module_db, tmp_path_factory.mktemp("selected")), ["analyze"],
+                       ["select", "--alpha", "0.8", "--beta", "0.4"])
 
 
 def test_tripartite_prompt_covers_the_objects_concepts_with_references(selected):

@@ -9,11 +9,11 @@ import neo4j
 import pytest
 from click.testing import CliRunner
 
-from conftest import cli_env
+from conftest import cli_env, load_sample
 from tripartite.cli import cli
 from tripartite.infra import cypher
 from tripartite.infra.graph import Graph
-from tripartite.infra.paths import cypher_dir, samples_dir
+from tripartite.infra.paths import cypher_dir
 
 WRITES = re.compile(r"\b(CREATE|MERGE|SET|DELETE|REMOVE|DROP|FOREACH|LOAD\s+CSV)\b|IN\s+(\$\w+\s+|\d+\s+)?"
                     r"(CONCURRENT\s+)?TRANSACTIONS|\b(gds\.\w+(\.\w+)*\.(write|mutate|drop)|gds\.graph\.project|"
@@ -72,16 +72,13 @@ def test_a_read_script_runs_in_a_read_transaction(neo4j_db, tmp_path, monkeypatc
 def test_the_sample_pipeline_through_the_routing_scheme(neo4j_db, tmp_path):
     env = {**cli_env(neo4j_db, tmp_path), "NEO4J_URI": routed(neo4j_db.uri)}
     assert env["NEO4J_URI"].startswith("neo4j")
+    load_sample(env)
 
     def run(*args):
         result = CliRunner().invoke(cli, list(args), env=env)
         assert result.exit_code == 0, (args, result.output)
         return result.output
 
-    run("migrate")
-    run("ingest", str(samples_dir() / "guidelines"))
-    run("ontology", "load", "cardiology")
-    run("objects", "add", str(samples_dir() / "objects"), "--kind", "anamnesis")
     run("analyze")
     run("select")
     prompt = json.loads(run("prompt", "patient-b", "--format", "json"))

@@ -110,11 +110,8 @@ def status(settings: Settings, graph: Graph, batch_id: str | None) -> list[dict]
     with open_runner(settings) as runner:
         for row in rows:
             if not row["collected"]:
-                fresh = batch_api.refresh(runner, row["id"])
-                graph.run("infra/update_batch", id=row["id"], changes={"state": fresh["state"],
-                                                                        "completed": fresh["completed"],
-                                                                        "failed": fresh["failed"]})
-                row.update(state=fresh["state"], completed=fresh["completed"], failed=fresh["failed"])
+                fresh = _refresh(graph, runner, row["id"])
+                row.update({name: fresh[name] for name in REFRESHED})
     return rows
 
 
@@ -123,17 +120,26 @@ def collect(settings: Settings, graph: Graph, batch_id: str | None) -> list[dict
     stage's writer. Batches still running are reported and left for later."""
     from tripartite.infra.llm import open_runner
 
+    rows = _batches(graph, batch_id, open_only=True)
+    with open_runner(settings) as runner:
+        seen = [(row, _refresh(graph, runner, row["id"])) for row in rows]
     results = []
-    for row in _batches(graph, batch_id, open_only=True):
-        with open_runner(settings) as probe:
-            fresh = batch_api.refresh(probe, row["id"])
-        graph.run("infra/update_batch", id=row["id"], changes={"state": fresh["state"], "completed": fresh["completed"],
-                                                                "failed": fresh["failed"]})
+    for row, fresh in seen:
         if fresh["state"] not in batch_api.TERMINAL:
             results.append({**row, **fresh, "collected": False, "note": "still running; collect again later"})
             continue
         results.append(_collect_one(settings, graph, row, fresh))
     return results
+
+
+REFRESHED = ("state", "completed", "failed")  # what a status read updates in the graph
+
+
+def _refresh(graph: Graph, runner, batch_id: str) -> dict:
+    """The batch's state as the API reports it now, stored in the graph as last seen."""
+    fresh = batch_api.refresh(runner, batch_id)
+    graph.run("infra/update_batch", id=batch_id, changes={name: fresh[name] for name in REFRESHED})
+    return fresh
 
 
 def _collect_one(settings: Settings, graph: Graph, row: dict, fresh: dict) -> dict:
@@ -150,10 +156,13 @@ def _collect_one(settings: Settings, graph: Graph, row: dict, fresh: dict) -> di
             if task is None:
                 stale += 1  # the graph moved on: no task asks this any more
                 continue
-            error = line.error or runner.accept(task, line.content, line.finish_reason, line.usage)
+            if line.error:
+                error = f"{task.stage} {task.item_id}: {line.error}"
+            else:
+                error = runner.accept(task, line.content, line.finish_reason, line.usage)
             if error:
                 failed += 1
-                errors.append(error if not line.error else f"{task.stage} {task.item_id}: {line.error}")
+                errors.append(error)
             else:
                 answered += 1
         written = work.write()

@@ -23,7 +23,7 @@ from tripartite.infra.graph import Graph
 from tripartite.analysis.extractive import synonym_pattern
 from tripartite.analysis.schema import SCHEMA_VERSION, ExtractionTask
 from tripartite.infra.llm.providers import ConceptInfo
-from tripartite.infra.llm.runner import LLMRunner
+from tripartite.infra.llm.runner import ANSWER_TOTALS, LLMRunner
 from tripartite.infra.tokens import count_tokens
 
 PREFILTER_SIMILARITY = 0.3
@@ -225,9 +225,7 @@ class Analyzer:
 
     def record(self, started: float) -> dict:
         stages = self.runner.accounting.as_dict()
-        totals = {key: sum(s[key] for s in stages.values())
-                  for key in ("calls", "prompt_tokens", "completion_tokens", "cache_hits", "failures",
-                              "truncated", "timeouts", "dropped", "estimated_tokens")}
+        totals = self.runner.accounting.totals(ANSWER_TOTALS)
         run = {"id": uuid.uuid4().hex, "started_at": datetime.fromtimestamp(started, timezone.utc).isoformat(),
                "provider": self.runner.provider.name, "model": self.runner.provider.model,
                "stages": json.dumps(stages), **totals}

@@ -19,7 +19,7 @@ from neo4j.exceptions import ClientError
 
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
-from tripartite.infra.llm.runner import LLMRunner
+from tripartite.infra.llm.runner import TOTALS, LLMRunner
 from tripartite.infra.tokens import count_tokens
 from tripartite.kg.extractive import extractive_report, extractive_summary
 from tripartite.kg.prompts import report_prompt, summary_prompt
@@ -251,8 +251,7 @@ def report(graph: Graph, runner: LLMRunner, embedder, tasks: list[ReportTask], s
             flush()
     flush()
     stages = runner.accounting.as_dict()
-    totals = {key: sum(s[key] for s in stages.values())
-              for key in ("calls", "prompt_tokens", "completion_tokens", "cache_hits", "failures")}
+    totals = runner.accounting.totals(TOTALS)
     return {"errors": errors, "stopped": runner.stopped, "reports": written, "summaries": len(rows), "stages": stages,
             **totals, "seconds": round(time.time() - started, 2)}
 

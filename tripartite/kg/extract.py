@@ -17,7 +17,7 @@ from typing import Callable
 
 from tripartite.infra.graph import Graph
 from tripartite.infra.llm.providers import ConceptInfo
-from tripartite.infra.llm.runner import LLMRunner
+from tripartite.infra.llm.runner import TOTALS, LLMRunner
 from tripartite.infra.tokens import count_tokens
 from tripartite.kg.communities import describe
 from tripartite.kg.extractive import TripletExtractor, recurring_terms
@@ -139,7 +139,6 @@ def execute(graph: Graph, runner: LLMRunner, plan: Plan, on_done: Callable[[int]
     describe(graph)
     graph.run("kg/link_concepts")
     stages = runner.accounting.as_dict()
-    totals = {key: sum(s[key] for s in stages.values())
-              for key in ("calls", "prompt_tokens", "completion_tokens", "cache_hits", "failures")}
+    totals = runner.accounting.totals(TOTALS)
     return {"errors": errors, "stopped": runner.stopped, "stages": stages, **totals,
             "seconds": round(time.time() - started, 2), "status": graph.one("kg/status", version=current)}

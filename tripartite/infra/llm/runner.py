@@ -23,6 +23,10 @@ from tripartite.infra.tokens import count_tokens
 TEXT_ANSWER_TOKENS = 1024   # a free-text answer (ask, search --answer)
 TIMEOUTS_PER_TASK = 2       # a bounded answer that still times out twice will not come: give up
 PROBE_SCHEMA = "structured-probe-v1"
+# The counts a command's result sums over its stages: the kg commands report the first five,
+# analyze (which answers schemas from local models too) all of them.
+TOTALS = ("calls", "prompt_tokens", "completion_tokens", "cache_hits", "failures")
+ANSWER_TOTALS = TOTALS + ("truncated", "timeouts", "dropped", "estimated_tokens")
 
 
 @dataclass
@@ -63,6 +67,11 @@ class Accounting:
 
     def as_dict(self) -> dict[str, dict]:
         return {stage: asdict(stats) for stage, stats in sorted(self.stages.items())}
+
+    def totals(self, names: Iterable[str]) -> dict[str, int]:
+        """The named counts summed over the stages."""
+        with self.lock:
+            return {name: sum(getattr(stats, name) for stats in self.stages.values()) for name in names}
 
 
 class LLMRunner:
