@@ -58,7 +58,7 @@ def document_costs(settings, document: Path) -> None:
         community = communities.dry_run_figures([*summaries, *tasks], lambda task: False)
         communities.report(graph, LLMRunner(ReportWriter(), cache), MiniLMEmbedder(settings.cache_dir), tasks, summaries)
         community_s = time.perf_counter() - started
-        status = graph.one("kg/status", version=extract.version())
+        status = extract.status(graph)
     total = extraction["prompt_tokens"] + community["prompt_tokens"]
     print(f"\n{document.name}: {status['chunks']} chunks, {status['entities']} entities, {status['relations']} "
           f"relations, {detected['communities']} communities (offline extraction); ingest {ingest_s:.1f} s\n")

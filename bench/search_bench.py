@@ -76,8 +76,8 @@ def dbgpt_document(settings, document: Path, questions: list[dict]) -> None:
         communities.detect(graph)
         communities.report(graph, LLMRunner(ReportWriter(), cache), embedder, communities.report_tasks(graph),
                            communities.summary_tasks(graph))
-        status = graph.one("kg/status", version=extract.version())
-        ranker = LLMRunner(PointRanker(embedder), cache)
+        status = extract.status(graph)
+        ranker = LLMRunner(PointRanker(), cache)
         rows = []
         for q in questions:
             local = local_search(graph, q["question"], embedder)

@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterator
 from tripartite.infra.config import Settings
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
+from tripartite.infra.locks import run_lock
 from tripartite.infra.llm import batch as batch_api
 
 STAGES = ("analysis", "kg-extract", "kg-reports")
@@ -32,7 +33,16 @@ class StageWork:
 
 @contextmanager
 def open_stage(stage: str, settings: Settings, graph: Graph, params: dict) -> Iterator[StageWork]:
-    """The stage planned now, with its runner (the configured model) and its writer."""
+    """The stage planned now, with its runner (the configured model) and its writer, under the
+    lock its live command takes (no task planned twice at once)."""
+    lock = "analyze" if stage == "analysis" else "kg"
+    with run_lock(graph, lock, COMMANDS.get(stage, stage)):
+        with _open_stage(stage, settings, graph, params) as work:
+            yield work
+
+
+@contextmanager
+def _open_stage(stage: str, settings: Settings, graph: Graph, params: dict) -> Iterator[StageWork]:
     if stage == "analysis":
         from tripartite.analysis import open_analyzer
         from tripartite.analysis.analyzer import Plan
@@ -54,7 +64,8 @@ def open_stage(stage: str, settings: Settings, graph: Graph, params: dict) -> It
 
         offline = extract.offline_extractor(graph)
         with open_runner(settings, offline) as runner:
-            plan = extract.plan(graph, offline, params.get("context_k", 5), params.get("min_similarity", 0.3))
+            plan = extract.plan(graph, offline, params.get("context_k", 5), params.get("min_similarity", 0.3),
+                                runner.provider, params.get("redo", False), params.get("only_provider"))
 
             def write() -> dict:
                 ready = [t for t in plan.tasks if runner.is_cached(t)]
@@ -64,12 +75,14 @@ def open_stage(stage: str, settings: Settings, graph: Graph, params: dict) -> It
     elif stage == "kg-reports":
         from tripartite.infra.embeddings import chunk_embedder
         from tripartite.infra.llm import open_runner
-        from tripartite.kg import communities
+        from tripartite.kg import communities, extract
         from tripartite.kg.extractive import ReportWriter
 
         with open_runner(settings, ReportWriter()) as runner:
-            summaries = communities.summary_tasks(graph)
-            reports = communities.report_tasks(graph, params.get("min_size", communities.MIN_SIZE))
+            redo_by = extract.made_by(runner.provider) if params.get("redo") else None
+            summaries = communities.summary_tasks(graph, redo_by, params.get("only_provider"))
+            reports = communities.report_tasks(graph, params.get("min_size", communities.MIN_SIZE), redo_by,
+                                               params.get("only_provider"))
 
             def write() -> dict:
                 cached = runner.is_cached

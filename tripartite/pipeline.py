@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from tripartite.analysis import open_analyzer
+from tripartite.infra.locks import run_lock
 from tripartite.infra import migrations
 from tripartite.infra.config import Settings
 from tripartite.infra.embeddings import chunk_embedder
@@ -135,16 +136,17 @@ def run_pipeline(settings: Settings, graph: Graph, prepared: Prepared, say: Call
         added = step("objects", f"adding {len(objects)} objects ({kind})", lambda: add_objects(graph, objects))
         report.objects = sorted(added["added"] + added["changed"] + added["unchanged"])
         report.provider, report.model = provider.name, provider.model
-        plan = analyzer.plan()
-        outcome = step("analyze", f"pre-analysis ({provider.name}): {len(plan.chunk_tasks)} chunk and "
-                       f"{len(plan.object_tasks)} object calls", lambda: analyzer.run(plan))
+        with run_lock(graph, "analyze", "analyze", say):
+            plan = analyzer.plan()
+            outcome = step("analyze", f"pre-analysis ({provider.name}): {len(plan.chunk_tasks)} chunk and "
+                           f"{len(plan.object_tasks)} object calls", lambda: analyzer.run(plan))
         report.analysis_errors = outcome.pop("errors")
         stopped = outcome.pop("stopped")
         if stopped:
             report.analysis_errors.insert(0, f"the run stopped: {stopped}")
         report.analysis = outcome
     selection = step("select", f"selection in Cypher (alpha {alpha}, beta {beta})",
-                     lambda: select(graph, alpha, beta, concurrency=settings.selection.concurrency))
+                     lambda: select(graph, alpha, beta, concurrency=settings.selection.concurrency, on_wait=say))
     report.selection = vars(selection)
     return report
 

@@ -1,15 +1,24 @@
-// auto: drop what chunks that are gone contributed to the triplet graph (a changed or removed
-// document deletes its chunks): their ids in relations, relations left with none, entities left
-// without a chunk. Batched; in the Browser put :auto in front.
+// write: repair what chunks deleted outside `tripartite documents remove` and `ingest` (by hand,
+// or by a version before they kept the triplet graph in step) left behind: relations citing
+// chunks that are gone lose those ids (and go when none is left), entities described by no
+// chunk go (their communities marked withdraw), and entities that lost a relation are marked for a
+// new description. retract_reports.cypher runs next.
 
-MATCH (:__Entity__)-[r]->(:__Entity__)
-WHERE r.chunks IS NOT NULL AND any(id IN r.chunks WHERE NOT EXISTS { MATCH (:Chunk {id: id}) })
-CALL (r) {
-  WITH r, [id IN r.chunks WHERE EXISTS { MATCH (:Chunk {id: id}) }] AS kept
-  FOREACH (_ IN CASE WHEN kept = [] THEN [1] END | DELETE r)
-  FOREACH (_ IN CASE WHEN kept <> [] THEN [1] END | SET r.chunks = kept, r.weight = size(kept))
-} IN TRANSACTIONS OF 1000 ROWS;
+MATCH (a:__Entity__)-[r]->(b:__Entity__)
+WHERE r.chunks IS NOT NULL AND any(id IN r.chunks WHERE NOT EXISTS { (:Chunk {id: id}) })
+WITH collect({a: a, b: b, r: r}) AS stale
+UNWIND stale AS x
+WITH x.a AS a, x.b AS b, x.r AS r
+WITH a, b, r, [i IN range(0, size(r.chunks) - 1) WHERE EXISTS { (:Chunk {id: r.chunks[i]}) }] AS kept
+SET a.dirty = true, b.dirty = true, a.lost = true, b.lost = true
+SET r.chunk_descriptions = [i IN kept | coalesce(r.chunk_descriptions[i], '')],
+    r.chunks = [i IN kept | r.chunks[i]], r.weight = size(kept), r.dirty = true
+WITH r WHERE r.chunks = []
+DELETE r;
 
 MATCH (e:__Entity__)
 WHERE NOT EXISTS { (e)-[:FROM_CHUNK]->(:Chunk) }
-CALL (e) { DETACH DELETE e } IN TRANSACTIONS OF 1000 ROWS;
+OPTIONAL MATCH (e)-[:IN_COMMUNITY]->(c:Community)
+SET c.withdraw = true
+WITH DISTINCT e
+DETACH DELETE e;

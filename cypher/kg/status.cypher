@@ -1,6 +1,7 @@
 // read: how far the triplet graph is: chunks extracted (with this prompt version), entities,
-// relations, concept links, communities and their reports.
-// Browser: :param version => 'triplets-...'
+// relations, concept links, communities, their reports, and communities of at least $min_size
+// members without one (new, or withdrawn because their documents changed).
+// Browser: :param version => 'triplets-...'; :param min_size => 5
 
 RETURN COUNT { (:Chunk) } AS chunks,
        COUNT { (t:Chunk) WHERE t.kg_version = $version } AS extracted,
@@ -8,4 +9,5 @@ RETURN COUNT { (:Chunk) } AS chunks,
        COUNT { (:__Entity__)-[r]->(:__Entity__) WHERE r.chunks IS NOT NULL } AS relations,
        COUNT { (:__Entity__)-[:IS_CONCEPT]->(:Concept) } AS concept_links,
        COUNT { (:Community) } AS communities,
-       COUNT { (c:Community) WHERE c.summary IS NOT NULL } AS reports;
+       COUNT { (c:Community) WHERE c.summary IS NOT NULL } AS reports,
+       COUNT { (c:Community) WHERE c.summary IS NULL AND c.size >= $min_size } AS unreported;

@@ -1,6 +1,8 @@
 // read: global search's communities: the reports of one level ranked by the similarity of their
-// embedding to the question's (exact, over that level), with the chunks most of their members came
-// from, traced up to Document > Section.
+// embedding to the question's (exact, over that level), each with its sentences ranked the same
+// way (their embeddings are stored, so nothing is embedded again) and the chunks each sentence
+// came from; reports without stored sentences (written by an older version) fall back to the
+// chunks most of their members came from, traced up to Document > Section.
 // Browser: :param level => 1; :param vector => [...]; :param limit => 8; :param chunks_per_community => 3
 
 MATCH (c:Community {level: $level}) WHERE c.summary IS NOT NULL AND c.embedding IS NOT NULL
@@ -8,15 +10,19 @@ WITH c, vector.similarity.cosine(c.embedding, $vector) AS score
 ORDER BY score DESC, c.id
 LIMIT $limit
 CALL (c) {
+  OPTIONAL MATCH (c)-[:HAS_SENTENCE]->(s:ReportSentence)
+  WITH s, 2 * vector.similarity.cosine(s.embedding, $vector) - 1 AS cosine
+  ORDER BY cosine DESC, s.n
+  RETURN [x IN collect({n: s.n, text: s.text, cosine: cosine, chunks: s.chunks}) WHERE x.text IS NOT NULL] AS sentences
+}
+CALL (c) {
   MATCH (e:__Entity__)-[:IN_COMMUNITY]->(:Community)-[:PARENT*0..]->(c)
   MATCH (e)-[:FROM_CHUNK]->(t:Chunk)
   WITH t, count(DISTINCT e) AS members
   ORDER BY members DESC, t.document_id, t.index
   LIMIT $chunks_per_community
-  MATCH (t)-[:FROM_DOCUMENT]->(d:Document)
-  OPTIONAL MATCH (s:Section {id: t.section_id})
-  RETURN collect({chunk_id: t.id, document: d.title, section_path: s.path}) AS chunks
+  RETURN collect(t.id) AS chunks
 }
 RETURN c.id AS id, c.level AS level, c.title AS title, c.summary AS summary, c.report AS report, c.rating AS rating,
-       score, chunks
+       score, sentences, chunks
 ORDER BY score DESC, id;

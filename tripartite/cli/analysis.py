@@ -9,6 +9,7 @@ from tripartite.cli.batches import submitted_lines
 from tripartite.cli.common import App, accounting_lines, concurrency_option, output, pass_app, progress, say
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.llm.prices import cost, cost_line
+from tripartite.infra.locks import run_lock
 
 
 def _dry_run_lines(result: dict) -> list[str]:
@@ -85,15 +86,18 @@ def analyze_command(app: App, dry_run: bool, ontology: str | None, concurrency: 
             raise TripartiteError("no concepts loaded; run `tripartite ontology load cardiology` first")
         provider = analyzer.runner.provider
         failed_before = analyzer.failed_before()
-        plan = analyzer.plan(redo=redo, only_provider=only_provider)
-        figures = dry_run_figures(plan, analyzer.runner.is_cached)
         if dry_run:
+            plan = analyzer.plan(redo=redo, only_provider=only_provider)
+            figures = dry_run_figures(plan, analyzer.runner.is_cached)
             others = [] if redo else analyzer.analysed_by_others()
             return {"provider": provider.name, "model": provider.model, **figures, "others": others,
                     "failed_before": failed_before,
                     "cost": cost(app.settings, analyzer.runner, plan.chunk_tasks + plan.object_tasks)}
-        with progress(f"Analysing ({provider.name})", len(plan.chunk_tasks) + len(plan.object_tasks)) as bar:
-            report = analyzer.run(plan, on_done=bar.update)
+        with run_lock(app.graph, "analyze", "analyze", say):  # planned under the lock: no call paid twice
+            plan = analyzer.plan(redo=redo, only_provider=only_provider)
+            figures = dry_run_figures(plan, analyzer.runner.is_cached)
+            with progress(f"Analysing ({provider.name})", len(plan.chunk_tasks) + len(plan.object_tasks)) as bar:
+                report = analyzer.run(plan, on_done=bar.update)
     return {"provider": provider.name, "model": provider.model, **report, "pairs": figures["pairs"],
             "failed_before": failed_before}
 

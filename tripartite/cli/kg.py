@@ -1,17 +1,22 @@
 """The triplet graph of DB-GPT's GraphRAG: `kg extract`, `kg communities` and `kg status`."""
 from __future__ import annotations
 
+import sys
+
 import click
 
 from tripartite import batches
 from tripartite.cli.batches import submitted_lines
-from tripartite.cli.common import App, accounting_lines, concurrency_option, output, pass_app, progress
+from tripartite.cli.common import App, accounting_lines, concurrency_option, output, pass_app, progress, say
 from tripartite.infra.embeddings import chunk_embedder
 from tripartite.infra.llm import open_runner
+from tripartite.infra.llm.prices import cost, cost_line
+from tripartite.infra.llm.providers import make_provider
+from tripartite.infra.locks import run_lock
 from tripartite.kg import communities, extract
 from tripartite.kg.extractive import ReportWriter
-from tripartite.infra.llm.prices import cost, cost_line
-from tripartite.kg.prompts import version
+
+REDO_STAGES = {"extract": ("extraction",), "communities": ("report", "summary")}
 
 
 def _accounting_lines(result: dict) -> list[str]:
@@ -34,6 +39,24 @@ def _failed(result: dict) -> int:
     return 1 if result.get("errors") or result.get("stopped") else 0
 
 
+def _others_note(others: list[dict], stages: tuple[str, ...], provider, command: str) -> None:
+    """Say what another provider or model made, and how to redo it."""
+    found = [o for o in others if o["stage"] in stages]
+    if found:
+        made = ", ".join(f"{o['items']} {o['stage']}{'s' if o['items'] != 1 else ''} by {o['by']}" for o in found)
+        say(f"note: {made}: not by this run's {provider.name}/{provider.model}; `tripartite kg {command} --redo` "
+            "redoes them (--only-provider P for one provider's)")
+
+
+def _show_cost_first(app: App, runner, tasks: list, what: str, yes: bool) -> None:
+    """Before a redo: what it will spend; at a terminal, a question (--yes skips it)."""
+    priced = cost_line(cost(app.settings, runner, tasks))
+    due = [t for t in tasks if not runner.is_cached(t)]
+    say(f"redo: {len(tasks)} {what}, {len(due)} calls" + (f"; {priced}" if priced else ""))
+    if due and not runner.provider.offline and not yes and sys.stdin.isatty():
+        click.confirm("go ahead?", abort=True, err=True)
+
+
 @click.group("kg")
 def kg_group() -> None:
     """The triplet graph (DB-GPT's GraphRAG): entities and relations from every chunk, and their
@@ -51,7 +74,22 @@ def _offline_option(command):
                         help="The offline extractive providers, even if an LLM is configured.")(command)
 
 
-_concurrency_option = concurrency_option
+def _redo_options(command):
+    for option in reversed([
+        click.option("--redo", is_flag=True,
+                     help="Also redo what another provider or model made (for example the offline provider's, once "
+                          "a model is configured), after showing what it costs."),
+        click.option("--only-provider", metavar="PROVIDER", help="With --redo, only what this provider made "
+                                                                 "(extractive, openai)."),
+        click.option("--yes", is_flag=True, help="With --redo, do not ask before spending."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _check_redo(redo: bool, only_provider: str | None) -> None:
+    if only_provider and not redo:
+        raise click.UsageError("--only-provider goes with --redo")
 
 
 @kg_group.command("extract")
@@ -60,27 +98,42 @@ _concurrency_option = concurrency_option
               help="How many of the most similar other chunks give context names (DB-GPT: 5).")
 @click.option("--min-similarity", type=click.FloatRange(-1, 1), default=0.3, show_default=True,
               help="The least cosine similarity of a context chunk (DB-GPT: 0.3).")
-@_concurrency_option
+@_redo_options
+@concurrency_option
 @_offline_option
 @_batch_option
 @output(_accounting_lines, exit_code=_failed)
 @pass_app
-def kg_extract(app: App, dry_run: bool, context_k: int, min_similarity: float, concurrency: int,
-               offline: bool, batch: bool) -> dict:
+def kg_extract(app: App, dry_run: bool, context_k: int, min_similarity: float, redo: bool, only_provider: str | None,
+               yes: bool, concurrency: int, offline: bool, batch: bool) -> dict:
     """Extract entities and relations from every chunk not yet extracted (one call per chunk)."""
+    _check_redo(redo, only_provider)
     if batch and not dry_run:
         return batches.submit(app.settings, app.graph, "kg-extract",
-                              {"context_k": context_k, "min_similarity": min_similarity})
+                              {"context_k": context_k, "min_similarity": min_similarity, "redo": redo,
+                               "only_provider": only_provider})
     offline_provider = extract.offline_extractor(app.graph)
     with open_runner(app.settings, offline_provider, offline=offline, concurrency=concurrency) as runner:
-        plan = extract.plan(app.graph, offline_provider, context_k, min_similarity)
         provider = runner.provider
         head = {"provider": provider.name, "model": provider.model}
+
+        def planned() -> extract.Plan:
+            return extract.plan(app.graph, offline_provider, context_k, min_similarity, provider, redo, only_provider)
+
         if dry_run:
+            plan = planned()
+            if not redo:
+                _others_note(extract.others(app.graph, provider), REDO_STAGES["extract"], provider, "extract")
             priced = cost(app.settings, runner, plan.tasks)
             return {**head, **extract.dry_run_figures(plan, runner.is_cached), **({"cost": priced} if priced else {})}
-        with progress(f"Extracting ({provider.name})", len(plan.tasks)) as bar:
-            return {**head, **extract.execute(app.graph, runner, plan, on_done=bar.update)}
+        with run_lock(app.graph, "kg", "kg extract or kg communities", say):
+            plan = planned()
+            if redo:
+                _show_cost_first(app, runner, plan.tasks, "chunks to extract", yes)
+            else:
+                _others_note(extract.others(app.graph, provider), REDO_STAGES["extract"], provider, "extract")
+            with progress(f"Extracting ({provider.name})", len(plan.tasks)) as bar:
+                return {**head, **extract.execute(app.graph, runner, plan, on_done=bar.update)}
 
 
 @kg_group.command("communities")
@@ -88,40 +141,74 @@ def kg_extract(app: App, dry_run: bool, context_k: int, min_similarity: float, c
               help="Detect the communities, then print the report calls and exact prompt tokens it would spend.")
 @click.option("--min-size", type=click.IntRange(min=2), default=communities.MIN_SIZE, show_default=True,
               help="Communities smaller than this get no report.")
-@_concurrency_option
+@_redo_options
+@concurrency_option
 @_offline_option
 @_batch_option
 @output(_accounting_lines, exit_code=_failed)
 @pass_app
-def kg_communities(app: App, dry_run: bool, min_size: int, concurrency: int, offline: bool, batch: bool) -> dict:
-    """Leiden communities of the entity graph (Graph Data Science), then a report for each new one."""
-    detected = communities.detect(app.graph)
-    if batch and not dry_run:  # the communities are in the graph now; their reports go in a batch
-        return {**batches.submit(app.settings, app.graph, "kg-reports", {"min_size": min_size}), **detected}
-    with open_runner(app.settings, ReportWriter(), offline=offline, concurrency=concurrency) as runner:
-        summaries = communities.summary_tasks(app.graph)
-        tasks = communities.report_tasks(app.graph, min_size)
-        provider = runner.provider
-        head = {"provider": provider.name, "model": provider.model, **detected}
-        if dry_run:
-            figures = communities.dry_run_figures([*summaries, *tasks], runner.is_cached)
-            priced = cost(app.settings, runner, [*summaries, *tasks])
-            figures.update({"cost": priced} if priced else {})
-            return {**head, **figures, "note": f" ({len(tasks)} reports, {len(summaries)} entity summaries; "
-                                               f"{detected['communities']} communities)"}
-        with progress(f"Reporting ({provider.name})", len(summaries) + len(tasks)) as bar:
-            return {**head, **communities.report(app.graph, runner, chunk_embedder(app.settings, offline), tasks,
-                                                 summaries, on_done=bar.update)}
+def kg_communities(app: App, dry_run: bool, min_size: int, redo: bool, only_provider: str | None, yes: bool,
+                   concurrency: int, offline: bool, batch: bool) -> dict:
+    """Leiden communities of the entity graph (Graph Data Science), then a report for each community
+    that has none or whose members' content changed."""
+    _check_redo(redo, only_provider)
+    with run_lock(app.graph, "kg", "kg extract or kg communities", say):
+        detected = communities.detect(app.graph)
+        if detected["unextracted"]:
+            say(f"note: {detected['unextracted']:,} of {detected['chunks']:,} chunks are not extracted yet (a `kg "
+                "extract` that was interrupted or not run since documents were added), so the communities cover only "
+                "part of the documents; run `tripartite kg extract`, then `tripartite kg communities` again")
+        if batch and not dry_run:  # the communities are in the graph now; their reports go in a batch
+            return {**batches.submit(app.settings, app.graph, "kg-reports",
+                                     {"min_size": min_size, "redo": redo, "only_provider": only_provider}),
+                    **detected}
+        with open_runner(app.settings, ReportWriter(), offline=offline, concurrency=concurrency) as runner:
+            provider = runner.provider
+            redo_by = extract.made_by(provider) if redo else None
+            summaries = communities.summary_tasks(app.graph, redo_by, only_provider)
+            tasks = communities.report_tasks(app.graph, min_size, redo_by, only_provider)
+            head = {"provider": provider.name, "model": provider.model, **detected}
+            if not redo:
+                _others_note(extract.others(app.graph, provider), REDO_STAGES["communities"], provider, "communities")
+            if dry_run:
+                figures = communities.dry_run_figures([*summaries, *tasks], runner.is_cached)
+                priced = cost(app.settings, runner, [*summaries, *tasks])
+                figures.update({"cost": priced} if priced else {})
+                return {**head, **figures, "note": f" ({len(tasks)} reports, {len(summaries)} entity summaries; "
+                                                   f"{detected['communities']} communities)"}
+            if redo:
+                _show_cost_first(app, runner, [*summaries, *tasks], "reports and summaries", yes)
+            with progress(f"Reporting ({provider.name})", len(summaries) + len(tasks)) as bar:
+                return {**head, **communities.report(app.graph, runner, chunk_embedder(app.settings, offline), tasks,
+                                                     summaries, on_done=bar.update)}
+
+
+def _status_lines(s: dict) -> list[str]:
+    lines = [f"{s['extracted']} of {s['chunks']} chunks extracted; {s['entities']} entities, {s['relations']} "
+             f"relations, {s['concept_links']} linked to ontology concepts; {s['communities']} communities, "
+             f"{s['reports']} with a report"]
+    if s["unreported"]:
+        lines.append(f"{s['unreported']} communities of {communities.MIN_SIZE} or more members have no report (new, "
+                     "or withdrawn because their documents changed): run `tripartite kg communities`")
+    for other in s["others"]:
+        lines.append(f"{other['items']} {other['stage']}{'s' if other['items'] != 1 else ''} by {other['by']}, not "
+                     f"the configured {s['configured']}")
+    return lines
 
 
 @kg_group.command("status")
-@output(lambda s: [f"{s['extracted']} of {s['chunks']} chunks extracted; {s['entities']} entities, {s['relations']} "
-                   f"relations, {s['concept_links']} linked to ontology concepts; {s['communities']} communities, "
-                   f"{s['reports']} with a report"])
+@output(_status_lines)
 @pass_app
 def kg_status(app: App) -> dict:
-    """How far the triplet graph is."""
-    return app.graph.one("kg/status", version=version())
+    """How far the triplet graph is, and who made it."""
+    status = extract.status(app.graph)
+    provider = make_provider(app.settings, extract.offline_extractor(app.graph))
+    configured = extract.made_by(provider)
+    others = extract.others(app.graph, provider)
+    # Offline, reports and summaries are the ReportWriter's, extractions the TripletExtractor's.
+    if provider.offline:
+        others = [o for o in others if not o["by"].startswith(f"{provider.name}/")]
+    return {**status, "configured": configured, "others": others}
 
 
 COMMANDS = [kg_group]

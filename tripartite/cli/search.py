@@ -136,7 +136,7 @@ def search_local(app: App, question: str, max_tokens: int | None, dry_run: bool,
     return _search(app, lambda runner: local_search(app.graph, question, embedder,
                                                     max_tokens or local_module.MAX_TOKENS, depth, runner,
                                                     dry_run=dry_run),
-                   question, dry_run, answer, offline, concurrency, PointRanker(embedder))
+                   question, dry_run, answer, offline, concurrency, PointRanker())
 
 
 @search_group.command("global")
@@ -157,7 +157,7 @@ def search_global(app: App, question: str, max_tokens: int | None, dry_run: bool
     return _search(app, lambda runner: global_search(app.graph, question, embedder, runner,
                                                      max_tokens or global_module.MAX_TOKENS, level, map_tokens,
                                                      dry_run),
-                   question, dry_run, answer, offline, concurrency, offline_provider=PointRanker(embedder))
+                   question, dry_run, answer, offline, concurrency, offline_provider=PointRanker())
 
 
 COMMANDS = [rag_prompt_command, search_group]

@@ -45,7 +45,7 @@ def select_command(app: App, alpha: float | None, beta: float | None, object_ids
     With --object, score those objects alone and update only what their scores change."""
     chosen = effective(app.graph, app.settings.selection, alpha=alpha, beta=beta)
     report = select(app.graph, chosen.alpha, chosen.beta, list(object_ids) or None,
-                    concurrency=concurrency or app.settings.selection.concurrency)
+                    concurrency=concurrency or app.settings.selection.concurrency, on_wait=say)
     return {"alpha": chosen.alpha, "beta": chosen.beta, **vars(report), "objects": list(object_ids)}
 
 
@@ -115,7 +115,7 @@ def prompt_command(app: App, object_id: str, prompt_mode: str, **flags) -> dict:
     (or, with --mode, the prompt vector RAG, local or global search builds for it)."""
     if prompt_mode == "tripartite":
         return build(app, object_id, **flags)
-    with open_runner(app.settings, PointRanker(make_embedder(app.settings))) as runner:
+    with open_runner(app.settings, PointRanker()) as runner:
         return other_mode(app, object_id, prompt_mode, flags, runner)
 
 

@@ -41,7 +41,7 @@ def run_demo(settings: Settings, graph: Graph, say: Callable[[str], None]) -> di
     say(f"9/9 prompts and the comparison with vector RAG and {' and '.join(searches)} search")
     question = settings.selection.question or None
     prompt = tripartite_prompt(graph, DEMO_OBJECT, question)
-    with open_runner(settings, PointRanker(embedder), offline=True) as runner:
+    with open_runner(settings, PointRanker(), offline=True) as runner:
         table = measure_objects(graph, embedder, built.objects, [Variant()],
                                 [RagSetting(top_k=3), RagSetting(top_k=5)], question, LexiconJudge.of_graph(graph),
                                 searches=searches, search_runner=runner)

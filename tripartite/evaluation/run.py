@@ -18,7 +18,7 @@ from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.infra.llm import open_runner
 from tripartite.kg.build import build_triplet_graph
-from tripartite.kg.prompts import version as kg_version
+from tripartite.kg.extract import status as kg_status
 from tripartite.pipeline import Inputs, prepare, reset_graph, run_pipeline
 from tripartite.search.global_search import PointRanker
 
@@ -84,7 +84,7 @@ def evaluate(settings: Settings, graph: Graph, inputs: Inputs, options: EvalOpti
         if settings.llm.configured and not options.offline:
             runner = stack.enter_context(open_runner(settings, concurrency=options.concurrency))
             llm_judge = LLMJudge(runner, judge.concepts)
-        search_runner = stack.enter_context(open_runner(settings, PointRanker(embedder), offline=options.offline,
+        search_runner = stack.enter_context(open_runner(settings, PointRanker(), offline=options.offline,
                                                         concurrency=options.concurrency))
         say(f"comparing prompts for {len(built.objects)} objects: "
             f"{', '.join(v.label for v in options.variants)}, {', '.join(s.label for s in options.rag_settings)}"
@@ -112,7 +112,7 @@ def evaluate(settings: Settings, graph: Graph, inputs: Inputs, options: EvalOpti
                "variants": [v.label for v in options.variants], "rag_settings": [s.label for s in options.rag_settings],
                "seconds": built.seconds, "analysis": {k: v for k, v in built.analysis.items() if k != "stages"},
                "searches": searches, "notes": notes,
-               "triplet_graph": graph.one("kg/status", version=kg_version()) if searches else None}
+               "triplet_graph": kg_status(graph) if searches else None}
     write_markdown(files["markdown"], context, summaries, verdicts, measurements, points, files["plot"].name)
     write_json(files["json"], context, summaries, verdicts, measurements, points)
     write_plot(files["plot"], measurements, summaries,

@@ -26,14 +26,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import socket
 import time
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
 import neo4j
 from neo4j.exceptions import CypherSyntaxError, Neo4jError
@@ -42,6 +39,7 @@ from tripartite.infra.config import SelectionSettings
 from tripartite.infra.cypher import Statement, read_script, split_statements
 from tripartite.infra.errors import MigrationError
 from tripartite.infra.graph import Graph, ScriptTransaction
+from tripartite.infra.locks import run_lock
 from tripartite.infra.paths import cypher_dir
 
 SELECTION_DEFAULTS = asdict(SelectionSettings())
@@ -279,57 +277,15 @@ def _record_script(migration: MigrationFile) -> str:
     return "infra/record_repeatable_migration" if migration.repeatable else "infra/record_migration"
 
 
-@contextmanager
-def migration_lock(graph: Graph, on_wait: Callable[[str], None] = lambda message: None,
-                   wait_seconds: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
-    """Hold the database's migration lock: a node locked by a transaction that stays open for
-    the whole run. A second run waits for it (and says so); a run that dies releases it,
-    because the server rolls back the transaction of a closed connection."""
-    for attempt in range(5):  # two first runs may create the constraint at once
-        try:
-            graph.run("infra/migration_lock_constraint")
-            break
-        except Neo4jError:
-            if attempt == 4:
-                raise
-            time.sleep(0.2 * (attempt + 1))
-    holder = f"{socket.gethostname()}:{os.getpid()}"
-    with graph.driver.session(database=graph.database) as session:
-        tx = _take_lock(session, holder, timeout=2.0)
-        if tx is None:
-            on_wait("another `tripartite migrate` is running on this database; waiting for it to finish")
-            tx = _take_lock(session, holder, timeout=wait_seconds)
-            if tx is None:
-                raise MigrationError(f"another `tripartite migrate` has held this database's migration lock for over "
-                                     f"{wait_seconds:.0f} s; let it finish, or stop it (a stopped one releases the "
-                                     "lock) and run migrate again")
-        try:
-            yield
-        finally:
-            tx.close()  # rolls back: the lock node was only ever a lock
-
-
-def _take_lock(session: neo4j.Session, holder: str, timeout: float) -> neo4j.Transaction | None:
-    tx = session.begin_transaction(timeout=timeout)
-    try:
-        ScriptTransaction(tx).run("infra/take_migration_lock", holder=holder)
-    except Neo4jError as exc:
-        tx.close()
-        if "timed out" in str(exc).lower() or "Timeout" in (exc.code or "") or "Terminated" in (exc.code or ""):
-            return None
-        raise
-    return tx
-
-
 def migrate(graph: Graph, folder: Path,
             on_applied: Callable[[MigrationFile, float], None] | None = None,
             on_skipped: Callable[[MigrationFile, list[str]], None] | None = None,
             on_wait: Callable[[str], None] = lambda message: None) -> list[MigrationFile]:
     """Apply every pending migration in order, then every repeatable one that is new or
     changed; return the ones applied. A migration whose required procedures the server lacks
-    is skipped (and tried again next time). One run at a time per database (migration_lock)."""
+    is skipped (and tried again next time). One run at a time per database (a run lock)."""
     files = discover(folder)
-    with migration_lock(graph, on_wait):
+    with run_lock(graph, "migrate", "migrate", on_wait, wait_seconds=LOCK_WAIT_SECONDS):
         return _migrate(graph, folder, files, on_applied, on_skipped)
 
 

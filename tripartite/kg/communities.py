@@ -23,6 +23,7 @@ from tripartite.infra.llm.runner import TOTALS, LLMRunner
 from tripartite.infra.tokens import count_tokens
 from tripartite.kg.extractive import extractive_report, extractive_summary
 from tripartite.kg.prompts import report_prompt, summary_prompt
+from tripartite.lexical.sentences import sentences_of
 from tripartite.kg.schema import (REPORT_ANSWER_TOKENS, REPORT_JSON_SCHEMA, REPORT_SCHEMA, REPORT_SHAPE,
                                   SUMMARY_ANSWER_TOKENS, SUMMARY_JSON_SCHEMA, SUMMARY_SCHEMA, SUMMARY_SHAPE, parse_report,
                                   parse_summary)
@@ -40,8 +41,14 @@ class ReportTask:
     stage: str
     item_id: str            # the community id
     prompt: str
-    members: tuple
+    members: tuple          # the members the data shows, most connected first
     relations: tuple
+    size: int = 0           # all its members
+
+    @property
+    def input_hash(self) -> str:
+        """What the report was written from: a report whose input changed is written again."""
+        return hashlib.sha1(self.prompt.encode("utf-8")).hexdigest()[:16]
 
     schema = REPORT_SCHEMA
     shape = REPORT_SHAPE
@@ -52,7 +59,7 @@ class ReportTask:
         return parse_report(content)
 
     def offline_answer(self) -> dict:
-        return extractive_report(list(self.members), list(self.relations), [])
+        return extractive_report(list(self.members), list(self.relations), self.size)
 
 
 @dataclass(frozen=True)
@@ -85,23 +92,32 @@ def require_gds(graph: Graph) -> str:
 
 
 def describe(graph: Graph) -> int:
-    """Give entities whose descriptions changed their description: the chunks' descriptions
-    joined, or, when long, their first sentences until a summary is written. Returns how many."""
+    """Give entities whose descriptions changed their name and description (the chunks'
+    descriptions joined, or, when long, their first sentences until a summary is written), and
+    relations whose chunks changed theirs. Returns how many entities."""
     rows = []
     for entity in graph.run("kg/dirty_entities"):
         joined = " ".join(entity["descriptions"])
         long = len(joined) > DESCRIPTION_CHARS
-        rows.append({"key": entity["key"], "summarised": False, "needs_summary": long,
+        rows.append({"key": entity["key"], "name": entity["name"], "summarised": False, "needs_summary": long,
                      "description": extractive_summary(entity["descriptions"], SUMMARY_WORDS) if long else joined})
     for start in range(0, len(rows), 2000):
         graph.run("kg/write_descriptions", rows=rows[start:start + 2000])
+    graph.run("kg/describe_relations")
     return len(rows)
 
 
 def detect(graph: Graph, seed: int = SEED, max_levels: int = 10) -> dict:
-    """Leiden communities, written to the graph. Returns counts per level."""
+    """Leiden communities, written to the graph. Returns counts per level, and how many chunks
+    are not extracted yet (the communities cover only what is)."""
     require_gds(graph)
     describe(graph)
+    size = graph.one("kg/entity_graph_size")
+    if not size["relations"]:
+        raise TripartiteError("the triplet graph has no relations between entities yet, so there is nothing to "
+                              "group; build it first with `tripartite kg extract`" if not size["entities"] else
+                              f"the triplet graph's {size['entities']} entities have no relations between them, so "
+                              "there is nothing to group")
     try:
         rows = graph.run("kg/leiden", graph=PROJECTION, seed=seed, max_levels=max_levels)
     finally:
@@ -112,7 +128,7 @@ def detect(graph: Graph, seed: int = SEED, max_levels: int = 10) -> dict:
     for c in communities:
         levels[c["level"]] = levels.get(c["level"], 0) + 1
     return {"communities": len(communities), "levels": dict(sorted(levels.items())),
-            "entities": len(memberships)}
+            "entities": len(memberships), "unextracted": size["unextracted"], "chunks": size["chunks"]}
 
 
 def _communities(rows: list[dict]) -> tuple[list[dict], list[dict]]:
@@ -147,23 +163,35 @@ def _communities(rows: list[dict]) -> tuple[list[dict], list[dict]]:
     return list(communities.values()), memberships
 
 
-def report_tasks(graph: Graph, min_size: int = MIN_SIZE) -> list[ReportTask]:
-    """One task per community without a report, finest level first, each from bounded data."""
-    ids = [row["id"] for row in graph.run("kg/communities_to_report", min_size=min_size)]
+def report_tasks(graph: Graph, min_size: int = MIN_SIZE, redo_by: str | None = None,
+                 only_provider: str | None = None) -> list[ReportTask]:
+    """One task per community of at least `min_size` members whose report is missing or was
+    written from other data (its members' descriptions or relations changed), finest level
+    first, each from bounded data; with `redo_by`, also those another provider or model
+    ('provider/model') wrote (only `only_provider`'s, when given)."""
+    known = {row["id"]: row for row in graph.run("kg/communities_to_report", min_size=min_size)}
+    ids = list(known)
     tasks = []
     for start in range(0, len(ids), 200):
         for row in graph.run("kg/community_data", ids=ids[start:start + 200]):
-            data, members, relations = _bounded(row["entities"], row["relations"])
-            tasks.append(ReportTask("report", row["id"], report_prompt(data), tuple(members), tuple(relations)))
+            data, members, relations = _bounded(row["entities"], row["relations"], row["size"])
+            task = ReportTask("report", row["id"], report_prompt(data), tuple(members), tuple(relations), row["size"])
+            stored = known[row["id"]]
+            by = stored["by"] or ""
+            other = redo_by is not None and by != redo_by and (only_provider is None or
+                                                               by.split("/")[0] == only_provider)
+            if not stored["reported"] or stored["input"] != task.input_hash or other:
+                tasks.append(task)
     return tasks
 
 
-def _bounded(entities: list[dict], relations: list[dict]) -> tuple[str, list[dict], list[dict]]:
+def _bounded(entities: list[dict], relations: list[dict], size: int) -> tuple[str, list[dict], list[dict]]:
     """The report's data as text, members and relations added (most connected, strongest first)
     while the text stays within REPORT_INPUT_TOKENS."""
-    lines, members, kept = ["Entities:"], [], []
+    head = f"Entities ({size} in all, the most connected first):"
+    lines, members, kept = [head], [], []
     budget = REPORT_INPUT_TOKENS
-    used = count_tokens("Entities:\nRelations:")
+    used = count_tokens(f"{head}\nRelations:")
     for e in entities:
         line = f"- {e['name']} ({e['type']}): {(e['description'] or '')[:200]}"
         cost = count_tokens(line)
@@ -187,10 +215,12 @@ def _bounded(entities: list[dict], relations: list[dict]) -> tuple[str, list[dic
     return "\n".join(lines), members, kept
 
 
-def summary_tasks(graph: Graph) -> list[SummaryTask]:
+def summary_tasks(graph: Graph, redo_by: str | None = None, only_provider: str | None = None) -> list[SummaryTask]:
+    """Entities whose descriptions are too long to join; with `redo_by`, also summaries another
+    provider or model wrote (only `only_provider`'s, when given)."""
     return [SummaryTask("summary", row["key"], summary_prompt(row["name"], row["descriptions"], SUMMARY_WORDS),
                         tuple(row["descriptions"]))
-            for row in graph.run("kg/entities_to_summarise")]
+            for row in graph.run("kg/entities_to_summarise", redo_by=redo_by, only_provider=only_provider)]
 
 
 def dry_run_figures(tasks: list, cached: Callable) -> dict:
@@ -199,11 +229,33 @@ def dry_run_figures(tasks: list, cached: Callable) -> dict:
             "cached": len(tasks) - len(calls)}
 
 
+SENTENCE_SOURCE_COSINE = 0.5  # a report sentence cites member chunks at least this similar (when none quotes it)
+
+
+def report_sentences(summary: str, findings: list[str]) -> list[str]:
+    """The sentences of a report that global search ranks and cites: the summary's, then each
+    finding as one."""
+    return [s for p in sentences_of(summary) for s in p] + [f for f in findings if f.strip()]
+
+
+def write_sentences(graph: Graph, embedder, reports: list[dict]) -> None:
+    """Reports' sentences with their embeddings and source chunks ({id, summary, findings} each)."""
+    rows = [{"community_id": r["id"], "n": n, "text": text}
+            for r in reports for n, text in enumerate(report_sentences(r["summary"], r["findings"] or []))]
+    if rows:
+        for row, vector in zip(rows, embedder.embed([row["text"] for row in rows])):
+            row["embedding"] = vector.tolist()
+    graph.run("kg/write_report_sentences", community_ids=[r["id"] for r in reports], rows=rows,
+              min_cosine=SENTENCE_SOURCE_COSINE)
+
+
 def report(graph: Graph, runner: LLMRunner, embedder, tasks: list[ReportTask], summaries: list[SummaryTask],
            on_done: Callable[[int], None] = lambda n: None) -> dict:
-    """Summaries of long descriptions, then the reports, with their embeddings."""
+    """Summaries of long descriptions, then the reports, with their embeddings and sentences;
+    reports written before their sentences were kept get them (no LLM call)."""
     started = time.time()
     provider = runner.provider
+    by = f"{provider.name}/{provider.model}"
     if not provider.offline and any(not runner.is_cached(t) for t in [*summaries, *tasks]):
         provider.check_reachable()
     errors = []
@@ -214,7 +266,7 @@ def report(graph: Graph, runner: LLMRunner, embedder, tasks: list[ReportTask], s
             errors.append(outcome.error)
         elif not outcome.skipped:
             rows.append({"key": outcome.task.item_id, "description": outcome.result, "summarised": True,
-                         "needs_summary": False})
+                         "needs_summary": False, "by": by})
     if rows:
         graph.run("kg/write_descriptions", rows=rows)
     written, index_ready, pending = 0, False, []
@@ -231,6 +283,7 @@ def report(graph: Graph, runner: LLMRunner, embedder, tasks: list[ReportTask], s
             row["embedding"] = vector.tolist()
         graph.run("kg/write_report", rows=list(pending), provider=provider.name, model=provider.model,
                   embedding_model=embedder.name)
+        write_sentences(graph, embedder, pending)
         pending.clear()
 
     for outcome in runner.run(tasks if not runner.stopped else []):
@@ -245,13 +298,15 @@ def report(graph: Graph, runner: LLMRunner, embedder, tasks: list[ReportTask], s
         text = "\n".join([f"# {answer['title']}", answer["summary"], *[f"- {f}" for f in findings]])
         pending.append({"id": outcome.task.item_id, "title": answer["title"], "summary": answer["summary"],
                         "rating": answer["rating"], "rating_explanation": answer["rating_explanation"],
-                        "findings": findings, "text": text})
+                        "findings": findings, "text": text, "input": outcome.task.input_hash})
         written += 1
         if len(pending) >= 16:
             flush()
     flush()
+    older = graph.run("kg/reports_without_sentences")
+    for start in range(0, len(older), 64):
+        write_sentences(graph, embedder, older[start:start + 64])
     stages = runner.accounting.as_dict()
     totals = runner.accounting.totals(TOTALS)
     return {"errors": errors, "stopped": runner.stopped, "reports": written, "summaries": len(rows), "stages": stages,
             **totals, "seconds": round(time.time() - started, 2)}
-

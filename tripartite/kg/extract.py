@@ -33,7 +33,8 @@ WRITE_EVERY = 4
 class Plan:
     tasks: list[TripletTask] = field(default_factory=list)
     empty: list[str] = field(default_factory=list)     # chunks with nothing to extract: recorded, no call
-    redo: list[str] = field(default_factory=list)      # chunks extracted with another prompt version
+    redo: list[str] = field(default_factory=list)      # chunks extracted before, extracted again: forgotten first
+    refreshed: list[dict] = field(default_factory=list)  # offline answers unchanged in a new context: {id, fingerprint}
 
 
 def offline_extractor(graph: Graph) -> TripletExtractor:
@@ -44,12 +45,33 @@ def offline_extractor(graph: Graph) -> TripletExtractor:
     return TripletExtractor(concepts, recurring_terms(texts))
 
 
-def plan(graph: Graph, offline: TripletExtractor, k: int = 5, min_similarity: float = 0.3) -> Plan:
-    """The chunks to extract and each one's prompt. min_similarity is a cosine (DB-GPT's 0.3)."""
-    graph.run("kg/prune")
+def made_by(provider) -> str:
+    """Who answers, as chunks, reports and summaries record it: provider/model."""
+    return f"{provider.name}/{provider.model}"
+
+
+def plan(graph: Graph, offline: TripletExtractor, k: int = 5, min_similarity: float = 0.3,
+         provider=None, redo: bool = False, only_provider: str | None = None) -> Plan:
+    """The chunks to extract and each one's prompt. min_similarity is a cosine (DB-GPT's 0.3).
+    `provider` is who will answer (default: the offline extractor); with `redo`, chunks another
+    provider or model extracted are extracted again (only `only_provider`'s, when given). When
+    the offline extractor answers, chunks it extracted in another context (the corpus's recurring
+    terms or the ontology changed) are extracted again where its answer changed."""
+    provider = provider or offline
     current = version()
     result = Plan()
-    rows = graph.run("kg/chunks_to_extract", version=current, k=k, min_score=(1 + min_similarity) / 2)
+    changed: list[str] = []
+    if provider is offline:
+        for row in graph.run("kg/offline_extractions", version=current, by=made_by(offline),
+                             context=offline.context_hash):
+            task = TripletTask("kg", row["id"], "", row["text"], ())
+            fingerprint = offline.fingerprint(offline.answer(task)[0])
+            if fingerprint.split(":", 1)[1] == (row["fingerprint"] or ":").split(":", 1)[1]:
+                result.refreshed.append({"id": row["id"], "fingerprint": fingerprint})
+            else:
+                changed.append(row["id"])
+    rows = graph.run("kg/chunks_to_extract", version=current, k=k, min_score=(1 + min_similarity) / 2,
+                     redo=changed, redo_by=made_by(provider) if redo else None, only_provider=only_provider)
     for row in rows:
         if row["extracted_with"]:
             result.redo.append(row["id"])
@@ -64,13 +86,11 @@ def plan(graph: Graph, offline: TripletExtractor, k: int = 5, min_similarity: fl
 
 
 def _context_names(similar: list[dict], offline: TripletExtractor) -> list[str]:
-    """Names the similar chunks contribute, the ones most of them share first."""
+    """Names the similar chunks name (as the offline extractor finds them), the ones most of them
+    share first."""
     counts: dict[str, list] = {}
     for neighbour in similar:
-        if neighbour["extracted"]:
-            found = [(name, kind) for name, kind in neighbour["entities"]]
-        else:
-            found = [(name, kind) for s in [neighbour["text"] or ""] for _, name, kind in offline.mentions(passage(s))]
+        found = [(name, kind) for _, name, kind in offline.mentions(passage(neighbour["text"] or ""))]
         for name, kind in dict.fromkeys(found):
             entry = counts.setdefault(normal_name(name), [0, name, kind])
             entry[0] += 1
@@ -82,15 +102,21 @@ def _context_names(similar: list[dict], offline: TripletExtractor) -> list[str]:
     return [f"{kind}: {', '.join(names)}" for kind, names in by_type.items()]
 
 
+def others(graph: Graph, provider) -> list[dict]:
+    """What another provider or model than `provider` made in the triplet graph: [{stage, by, items}]."""
+    current = made_by(provider)
+    return [row for row in graph.run("kg/provenance", version=version()) if row["by"] != current]
+
+
 def dry_run_figures(plan: Plan, cached: Callable[[TripletTask], bool]) -> dict:
     """Calls and exact prompt tokens (cl100k_base) the plan would spend."""
     calls = [t for t in plan.tasks if not cached(t)]
     return {"calls": len(calls), "prompt_tokens": sum(count_tokens(t.prompt) for t in calls),
             "cached": len(plan.tasks) - len(calls), "chunks": len(plan.tasks) + len(plan.empty),
-            "without_text": len(plan.empty)}
+            "without_text": len(plan.empty), "redo": len(plan.redo)}
 
 
-def _row(chunk_id: str, answer: dict) -> dict:
+def _row(chunk_id: str, answer: dict, fingerprint: str | None) -> dict:
     """An answer as write_extraction.cypher takes it: entities keyed, relations by key."""
     entities: dict[str, dict] = {}
     for e in answer["entities"]:
@@ -102,7 +128,8 @@ def _row(chunk_id: str, answer: dict) -> dict:
                   "type": relation_type(r["type"]), "description": r["description"]}
                  for r in answer["relations"]
                  if by_name[normal_name(r["source"])] != by_name[normal_name(r["target"])]]
-    return {"chunk_id": chunk_id, "entities": list(entities.values()), "relations": relations}
+    return {"chunk_id": chunk_id, "fingerprint": fingerprint, "entities": list(entities.values()),
+            "relations": relations}
 
 
 def execute(graph: Graph, runner: LLMRunner, plan: Plan, on_done: Callable[[int], None] = lambda n: None) -> dict:
@@ -111,18 +138,20 @@ def execute(graph: Graph, runner: LLMRunner, plan: Plan, on_done: Callable[[int]
     started = time.time()
     current = version()
     provider = runner.provider
+    by = made_by(provider)
+    fingerprint = getattr(provider, "fingerprint", None) if provider.offline else None
     if not provider.offline and any(not runner.is_cached(t) for t in plan.tasks):
         provider.check_reachable()
     if plan.redo:
         graph.run("kg/forget_chunks", chunk_ids=plan.redo)
     if plan.empty:
-        graph.run("kg/write_extraction", version=current, rows=[{"chunk_id": c, "entities": [], "relations": []}
-                                                                 for c in plan.empty])
+        graph.run("kg/write_extraction", version=current, by=by,
+                  rows=[{"chunk_id": c, "fingerprint": None, "entities": [], "relations": []} for c in plan.empty])
     errors, pending = [], []
 
     def flush() -> None:
         if pending:
-            graph.run("kg/write_extraction", version=current, rows=list(pending))
+            graph.run("kg/write_extraction", version=current, by=by, rows=list(pending))
             pending.clear()
 
     for outcome in runner.run(plan.tasks):
@@ -132,13 +161,32 @@ def execute(graph: Graph, runner: LLMRunner, plan: Plan, on_done: Callable[[int]
         if outcome.error:
             errors.append(outcome.error)
             continue
-        pending.append(_row(outcome.task.item_id, outcome.result))
+        pending.append(_row(outcome.task.item_id, outcome.result,
+                            fingerprint(outcome.result) if fingerprint else None))
         if len(pending) >= WRITE_EVERY:
             flush()
     flush()
-    describe(graph)
-    graph.run("kg/link_concepts")
+    if plan.refreshed:
+        graph.run("kg/refresh_fingerprints", rows=plan.refreshed)
+    tidy(graph)
     stages = runner.accounting.as_dict()
     totals = runner.accounting.totals(TOTALS)
     return {"errors": errors, "stopped": runner.stopped, "stages": stages, **totals,
-            "seconds": round(time.time() - started, 2), "status": graph.one("kg/status", version=current)}
+            "seconds": round(time.time() - started, 2), "status": status(graph)}
+
+
+def status(graph: Graph) -> dict:
+    """How far the triplet graph is (cypher/kg/status.cypher)."""
+    from tripartite.kg.communities import MIN_SIZE
+
+    return graph.one("kg/status", version=version(), min_size=MIN_SIZE)
+
+
+def tidy(graph: Graph) -> None:
+    """After the graph changed: drop what chunks that are gone left behind (withdrawing the
+    reports that may quote it), give changed entities and relations their descriptions, and
+    link entities to the ontology's concepts again."""
+    graph.run("kg/prune")
+    graph.run("kg/retract_reports")
+    describe(graph)
+    graph.run("kg/link_concepts")

@@ -10,6 +10,8 @@ relations; an entity's long descriptions are cut to their first sentences.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import re
 from collections import Counter
@@ -88,13 +90,22 @@ class TripletExtractor:
         self.terms = terms
         longest_first = sorted(terms, key=len, reverse=True)
         self._terms = re.compile("|".join(map(re.escape, longest_first)), re.IGNORECASE) if terms else None
+        # What an answer depends on besides its chunk: the ontology and the corpus's recurring terms.
+        context = json.dumps([[c.name, *c.synonyms] for c in concepts] + [terms], ensure_ascii=False)
+        self.context_hash = hashlib.sha1(context.encode("utf-8")).hexdigest()[:12]
+
+    def fingerprint(self, answer: dict) -> str:
+        """'<context>:<answer>' hashes: a chunk extracted in another context is extracted again
+        only where its answer changed (see kg/extract.py, plan)."""
+        digest = hashlib.sha1(json.dumps(answer, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
+        return f"{self.context_hash}:{digest[:16]}"
 
     def mentions(self, sentence: str) -> list[tuple[int, str, str]]:
         """(position, name, type) of the entities a sentence names."""
         found: list[tuple[int, str, str]] = []
         for concept, pattern in self.concepts:
             if (m := pattern.search(sentence)):
-                found.append((m.start(), concept.name, "Concept"))
+                found.append((m.start(), concept.name, "OntologyConcept"))
         found += [(m.start(), m.group(), "Name") for m in TECHNICAL_NAME.finditer(_URLISH.sub(_blank, sentence))
                   if not (len(m.group()) >= 6 and _HEX_ID.fullmatch(m.group()))]
         if self._terms is not None:
@@ -114,7 +125,7 @@ class TripletExtractor:
             for _, name, kind in named:
                 entities.setdefault(normal_name(name), {"name": name, "type": kind,
                                                         "description": clause(sentence, name)})
-        rank = {"Concept": 0, "Name": 1, "Term": 2}
+        rank = {"OntologyConcept": 0, "Name": 1, "Term": 2}
         kept = sorted(entities, key=lambda key: (rank[entities[key]["type"]], key))[:ENTITIES_PER_CHUNK]
         relations, pairs = [], set()
         for sentence, named in per_sentence:
@@ -151,18 +162,20 @@ class ReportWriter:
         return task.offline_answer(), Usage()
 
 
-def extractive_report(members: list[dict], relations: list[dict], children: list[dict]) -> dict:
-    """A report from the community's data: members by degree, relations by weight."""
-    top = [m["name"] for m in members[:3]] or [c["title"] for c in children[:3]]
+def extractive_report(members: list[dict], relations: list[dict], size: int) -> dict:
+    """A report from the community's data: members by degree, relations by weight; `size`
+    counts all its members (the data shows the most connected of them)."""
+    size = max(size, len(members))
+    top = [m["name"] for m in members[:3]]
     described = [m for m in members if m.get("description")]
-    summary = f"A community of {len(members)} entities around {', '.join(top)}."
-    sentences = [m["description"] for m in described[:2]] + [c["summary"] for c in children[:2] if not described]
+    summary = f"A community of {size} entities around {', '.join(top)}."
+    sentences = [m["description"] for m in described[:2]]
     findings = [{"summary": f"{r['source']} {r['type'].lower().replace('_', ' ')} {r['target']}",
                  "explanation": r.get("description") or ""} for r in relations[:4]]
     weight = sum(r.get("weight", 1) for r in relations)
     return {"title": ", ".join(top)[:120], "summary": " ".join([summary, *sentences]),
-            "rating": round(min(10.0, 2.0 * math.log2(1 + len(members) + weight)), 1),
-            "rating_explanation": f"{len(members)} entities and {len(relations)} relations",
+            "rating": round(min(10.0, 2.0 * math.log2(1 + size + weight)), 1),
+            "rating_explanation": f"{size} entities and {len(relations)} relations",
             "findings": findings}
 
 

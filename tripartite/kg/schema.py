@@ -54,11 +54,22 @@ def normal_name(name: str) -> str:
     return _EDGES.sub("", _SPACES.sub(" ", unicodedata.normalize("NFC", name).strip().lower()))
 
 
+# Labels of the other parts of the graph (ontology, lexical, objects, selection, communities and
+# the project's bookkeeping): an entity type never becomes one of them, or an entity typed
+# "Concept" would pass for an ontology concept (migration V010 repairs graphs made before).
+RESERVED_LABELS = frozenset({
+    "Concept", "ConceptClass", "Ontology", "Document", "Section", "Chunk", "Object", "Evidence", "Community",
+    "ReportSentence", "ScoreDistribution", "ScoreBlock", "SelectionState", "InputsVersion", "TunedSelection",
+    "AnalysisRun",
+})
+
+
 def type_label(kind: str) -> str:
-    """An entity type as a label: UpperCamelCase words ('programming language' -> ProgrammingLanguage)."""
-    words = [w for w in _NOT_TYPE.split(unicodedata.normalize("NFC", kind or "")) if w]
-    label = "".join(w[:1].upper() + w[1:] for w in words)[:40]
-    return label or "Thing"
+    """An entity type as a label: UpperCamelCase words ('programming language' -> ProgrammingLanguage);
+    a label of another part of the graph gets "Entity" appended (Concept -> ConceptEntity)."""
+    words = [w.strip("_") for w in _NOT_TYPE.split(unicodedata.normalize("NFC", kind or ""))]
+    label = "".join(w[:1].upper() + w[1:] for w in words if w)[:40] or "Thing"
+    return f"{label}Entity" if label in RESERVED_LABELS else label
 
 
 def relation_type(kind: str) -> str:

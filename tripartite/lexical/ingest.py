@@ -16,7 +16,7 @@ from tripartite.lexical.chunker import chunk_document, chunker_signature
 from tripartite.lexical.model import DocumentRecords
 from tripartite.lexical.ids import readable_ids, resolve_ids
 from tripartite.lexical.readers import EmptyDocument, IngestError, discover, read_document
-from tripartite.lexical.store import document_states, documents_by_path, write_documents
+from tripartite.lexical.store import refresh_descriptions, document_states, documents_by_path, write_documents
 
 CHUNKS_PER_TRANSACTION = 5000
 
@@ -107,4 +107,6 @@ def ingest_paths(graph: Graph, paths: list[str], counter, max_tokens: int, max_b
         if batch_chunks >= CHUNKS_PER_TRANSACTION:
             flush()
     flush()
+    if any(item["replaced"] for item in report.ingested):
+        refresh_descriptions(graph)  # a changed document's old chunks left the triplet graph
     return report

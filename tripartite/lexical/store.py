@@ -22,6 +22,7 @@ def _document_row(records: DocumentRecords) -> dict:
 
 def _write_batch(tx: ScriptTransaction, batch: Sequence[DocumentRecords]) -> None:
     ids = [r.document.id for r in batch]
+    _forget_in_triplet_graph(tx, ids)
     tx.run("lexical/delete_document_content", document_ids=ids)
     for records in batch:
         tx.run("lexical/write_document", document=_document_row(records))
@@ -33,6 +34,21 @@ def _write_batch(tx: ScriptTransaction, batch: Sequence[DocumentRecords]) -> Non
         tx.run("lexical/write_chunks", chunks=chunks[start:start + ROWS_PER_STATEMENT])
     tx.run("lexical/structure_edges", document_ids=ids)
     tx.run("selection/inputs_changed", what="documents")
+
+
+def _forget_in_triplet_graph(tx: ScriptTransaction, document_ids: list[str]) -> None:
+    """What the documents' chunks gave the triplet graph goes with them, and the community
+    reports that may quote it are withdrawn (cypher/kg/); entity descriptions follow in
+    refresh_descriptions, after the transaction."""
+    tx.run("kg/forget_documents", document_ids=document_ids)
+    tx.run("kg/retract_reports")
+
+
+def refresh_descriptions(graph: Graph) -> None:
+    """Entities that lost a chunk's description get theirs from the chunks that remain."""
+    from tripartite.kg.communities import describe
+
+    describe(graph)
 
 
 def write_documents(graph: Graph, batch: Sequence[DocumentRecords]) -> None:
@@ -68,14 +84,21 @@ def list_documents(graph: Graph) -> list[dict]:
 def remove_document(graph: Graph, document_id: str) -> int | None:
     """Remove a document and all it carries; None if there was no such document.
 
-    Evidence goes first, then chunks and sections in batches of small transactions (a big
-    document does not fit in one), and the Document node last: if a removal is interrupted,
-    the document is still listed and removing it again finishes the job."""
+    Evidence and what the chunks gave the triplet graph go first, then chunks and sections in
+    batches of small transactions (a big document does not fit in one), and the Document node
+    last: if a removal is interrupted, the document is still listed and removing it again
+    finishes the job."""
     if not graph.run("lexical/document_state", document_ids=[document_id]):
         return None
-    counted = graph.write_transaction(lambda tx: (tx.run("selection/inputs_changed", what="documents"),
-                                                  tx.run("lexical/remove_document_evidence", document_id=document_id))[1])
+
+    def first_step(tx: ScriptTransaction) -> list[dict]:
+        tx.run("selection/inputs_changed", what="documents")
+        _forget_in_triplet_graph(tx, [document_id])
+        return tx.run("lexical/remove_document_evidence", document_id=document_id)
+
+    counted = graph.write_transaction(first_step)
     graph.run("lexical/purge_document", document_id=document_id)
+    refresh_descriptions(graph)
     return counted[0]["chunks"] if counted else 0
 
 

@@ -1,21 +1,20 @@
 """Global search, a map-reduce over community reports (Microsoft GraphRAG's, on DB-GPT's
 communities): the reports of one level are ranked by the similarity of their embedding to the
 question and only the most relevant are mapped; each batch of reports gives scored points (one
-LLM call each, concurrent and cached; offline, the reports' sentences ranked by similarity to
-the question); the final prompt holds the best points within the budget, with the communities
-and chunks behind them as references."""
+LLM call each, concurrent and cached; offline, the reports' stored sentences ranked by their
+stored embeddings' similarity to the question, so a query embeds nothing but itself); the final
+prompt holds the best points within the budget, each citing the chunks its text came from."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.infra.llm.schemas import array, budget, number, obj, string
 from tripartite.infra.llm.tasks import InvalidAnswer, load_json
 from tripartite.infra.tokens import count_tokens, truncate_to_tokens
-from tripartite.lexical.sentences import sentences_of
+from tripartite.search.gaps import triplet_graph_gaps
 from tripartite.search.layout import SearchPrompt
 
 MAP_SCHEMA = "map-points-v1"
@@ -38,6 +37,7 @@ MIN_COMMUNITIES = 4      # the default level has at least this many reports, whe
 POINTS_PER_BATCH = 5     # offline: sentences taken per batch
 POINTS_PER_CALL = 10     # a map answer's points, at most
 POINT_CHARS = 400        # a point's length, at most
+SOURCES_PER_POINT = 2    # a model's point cites the chunks of the report sentences closest to it, this many
 
 
 @dataclass(frozen=True)
@@ -45,8 +45,9 @@ class MapTask:
     stage: str
     item_id: str
     prompt: str
-    query: str              # what the offline map step ranks sentences against
+    query: str              # what the offline map step ranked sentences against
     reports: tuple          # (number, community id, report text)
+    sentences: tuple = ()   # (report number, text, cosine to the query, chunk ids): the offline map step's input
 
     schema = MAP_SCHEMA
     shape = MAP_SHAPE
@@ -76,27 +77,20 @@ class MapTask:
 
 
 class PointRanker:
-    """Offline map answers: each report's sentences ranked by similarity to the question."""
+    """Offline map answers: the reports' sentences, ranked by the similarity of their stored
+    embeddings to the question (computed in cypher/search/ranked_communities.cypher), each
+    with the chunks it came from."""
 
     offline = True
     name = "extractive"
     model = "map-extractive-v1"
 
-    def __init__(self, embedder):
-        self.embedder = embedder
-
     def answer(self, task: MapTask):
         from tripartite.infra.llm.providers import Usage
 
-        sentences = [(n, s) for n, _, text in task.reports for p in sentences_of(text) for s in p
-                     if not s.startswith("#")]
-        if not sentences:
-            return [], Usage()
-        vectors = self.embedder.embed([task.query] + [s for _, s in sentences])
-        similarity = vectors[1:] @ vectors[0]
-        best = np.argsort(-similarity, kind="stable")[:POINTS_PER_BATCH]
-        return [{"description": sentences[i][1].lstrip("- "), "score": round(100 * max(0.0, float(similarity[i])), 1),
-                 "reports": [sentences[i][0]]} for i in best], Usage()
+        ranked = sorted(task.sentences, key=lambda s: (-s[2], s[0], s[1]))[:POINTS_PER_BATCH]
+        return [{"description": text.lstrip("- "), "score": round(100 * max(0.0, cosine), 1), "reports": [n],
+                 "chunks": list(chunks)} for n, text, cosine, chunks in ranked], Usage()
 
 
 def choose_level(levels: list[dict]) -> int:
@@ -108,32 +102,53 @@ def choose_level(levels: list[dict]) -> int:
     return max(able, key=lambda row: (row["members"], row["level"]))["level"]
 
 
-def _map_task(question: str, query: str, batch: list[tuple]) -> MapTask:
+def _map_task(question: str, query: str, batch: list[tuple], sentences: dict[str, list] | None = None) -> MapTask:
     reports = "\n\n".join(f"[{n}] {text}" for n, _, text in batch)
+    known = sentences or {}
     return MapTask("map", "batch " + ",".join(str(n) for n, _, _ in batch),
-                   MAP.format(question=question, shape=MAP_SHAPE, reports=reports), query, tuple(batch))
+                   MAP.format(question=question, shape=MAP_SHAPE, reports=reports), query, tuple(batch),
+                   tuple((n, x["text"], x["cosine"], tuple(x["chunks"] or ())) for n, cid, _ in batch
+                         for x in known.get(cid, [])))
 
 
 def map_tasks(question: str, communities: list[dict], map_tokens: int = MAP_TOKENS,
               query: str | None = None) -> list[MapTask]:
     """Batches of the ranked reports (each cut to REPORT_TOKENS), numbered [1], [2]... across
     batches, the most relevant first, while all map prompts together stay within `map_tokens`.
-    `query` (default: the question) is what the offline map step ranks sentences against."""
+    `query` (default: the question) is what the reports were ranked against."""
     query = question if query is None else query
+    sentences = {c["id"]: c.get("sentences") or [] for c in communities}
     done: list[MapTask] = []
     batch: list[tuple] = []
     for n, c in enumerate(communities, start=1):
         text = truncate_to_tokens(c["report"] or f"# {c['title']}\n{c['summary']}", REPORT_TOKENS)
         grown = _map_task(question, query, batch + [(n, c["id"], text)])
         if batch and count_tokens(grown.prompt) > MAP_BATCH_TOKENS:  # close the batch, open another
-            done.append(_map_task(question, query, batch))
+            done.append(_map_task(question, query, batch, sentences))
             batch, grown = [], _map_task(question, query, [(n, c["id"], text)])
         if sum(count_tokens(t.prompt) for t in done) + count_tokens(grown.prompt) > map_tokens:
             break
         batch.append((n, c["id"], text))
     if batch:
-        done.append(_map_task(question, query, batch))
+        done.append(_map_task(question, query, batch, sentences))
     return done
+
+
+def _point_sources(graph: Graph, embedder, points: list[dict], by_number: dict[int, dict]) -> None:
+    """A model's points get the chunks of the report sentences closest to them (the offline
+    ranker's points carry their sentence's own); a report without stored sentences lends its
+    community's top chunks."""
+    needed = [(i, p) for i, p in enumerate(points) if "chunks" not in p]
+    if not needed:
+        return
+    vectors = embedder.embed([p["description"] for _, p in needed])
+    rows = graph.run("search/point_sources", per_point=SOURCES_PER_POINT,
+                     points=[{"n": i, "vector": v.tolist(), "communities": [by_number[n]["id"] for n in p["reports"]]}
+                             for (i, p), v in zip(needed, vectors)])
+    found = {row["n"]: row["chunks"] for row in rows}
+    for i, p in needed:
+        p["chunks"] = found.get(i) or [c for n in p["reports"] if not by_number[n]["sentences"]
+                                       for c in by_number[n]["chunks"]]
 
 
 def global_search(graph: Graph, question: str, embedder, runner, max_tokens: int = MAX_TOKENS,
@@ -145,9 +160,10 @@ def global_search(graph: Graph, question: str, embedder, runner, max_tokens: int
     if not question.strip():
         raise TripartiteError("the question is empty; ask something")
     levels = graph.run("search/community_levels")
+    note = triplet_graph_gaps(graph)
     if not levels:
         raise TripartiteError("there are no community reports yet; build them with `tripartite kg extract` and then "
-                              "`tripartite kg communities`")
+                              "`tripartite kg communities`" + (f" ({note})" if note else ""))
     known = [row["level"] for row in levels]
     if level is not None and level not in known:
         raise TripartiteError(f"no reports at level {level}; the levels with reports are {', '.join(map(str, known))}")
@@ -161,7 +177,7 @@ def global_search(graph: Graph, question: str, embedder, runner, max_tokens: int
     by_number = {n: c for n, c in enumerate(ranked, start=1)}
     mapped = [by_number[n] for task in tasks for n, _, _ in task.reports]
     head = {"mode": "global", "question": question, "level": level, "map_calls": len(tasks),
-            "map_tokens": spent}
+            "map_tokens": spent, "note": note}
     if dry_run and not runner.provider.offline:  # the points are the model's: the final prompt is at most the budget
         return {**head, "tokens": max_tokens, "total_tokens": spent + max_tokens, "estimate": True, "prompt": "",
                 "references": [], "material": "", "communities": [_community(c) for c in mapped]}
@@ -172,11 +188,17 @@ def global_search(graph: Graph, question: str, embedder, runner, max_tokens: int
         if not outcome.skipped:
             points += outcome.result
     points = sorted((p for p in points if p["score"] > 0), key=lambda p: (-p["score"], p["description"]))
+    seen: set[str] = set()
+    points = [p for p in points if not (p["description"] in seen or seen.add(p["description"]))]  # each once
+    _point_sources(graph, embedder, points, by_number)
+    trails = {row["chunk_id"]: row for row in graph.run("search/chunk_trails",
+                                                        chunk_ids=list(dict.fromkeys(c for p in points
+                                                                                     for c in p["chunks"])))}
     prompt = SearchPrompt(question, max_tokens, INTRO, subject=block)
     behind: dict[str, dict] = {}
-    for point in dict((p["description"], p) for p in points).values():
+    for point in points:
         saved = prompt.checkpoint()
-        numbers = [prompt.add_source(chunk) for n in point["reports"] for chunk in by_number[n]["chunks"]]
+        numbers = [prompt.add_source(trails[c]) for c in point["chunks"] if c in trails]
         marks = "".join(f"[{r}]" for r in dict.fromkeys(numbers))
         line = f"- ({point['score']:g}) {point['description']} {marks}".rstrip()
         if None in numbers or not prompt.add_section("Points", [line], cited=[point["description"]]):

@@ -38,6 +38,10 @@ class SearchPrompt:
         del self.cited[cited:]
         self.sections, self._used = sections, used
 
+    def lines(self, title: str) -> list[str]:
+        """The lines the section of that title holds so far."""
+        return next((rows for name, rows in self.sections if name == title), [])
+
     def add_section(self, title: str, lines: list[str], share: int | None = None,
                     cited: list[str] | None = None) -> int:
         """Add as many of the lines as fit (in the budget, and in `share` tokens when given),

@@ -8,8 +8,9 @@ from __future__ import annotations
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.infra.llm.providers import ConceptInfo
-from tripartite.infra.tokens import count_tokens
+from tripartite.infra.tokens import count_tokens, truncate_to_tokens
 from tripartite.search.keywords import keywords_task, offline_keywords
+from tripartite.search.gaps import triplet_graph_gaps
 from tripartite.search.layout import SearchPrompt
 
 INTRO = ("Answer the question from the knowledge graph's entities, relations and community reports below and "
@@ -59,7 +60,8 @@ def local_search(graph: Graph, question: str, embedder, max_tokens: int = MAX_TO
                 "entities": [], "keywords": [], "note": ""}
     keywords, spent = question_keywords(graph, query, runner)
     found = retrieve(graph, keywords, depth)
-    note = ""
+    communities = []
+    notes = [triplet_graph_gaps(graph)]
     prompt = SearchPrompt(question, max_tokens, INTRO,
                           subject=f"Object {subject['object_id']}:\n{subject['text']}" if subject else "")
     if found["entities"]:
@@ -72,11 +74,10 @@ def local_search(graph: Graph, question: str, embedder, max_tokens: int = MAX_TO
         prompt.add_section("Relations", [f"- {r['source']} {r['type']} {r['target']}: {r['description'] or ''}"
                                          .rstrip(": ") for r in relations], max_tokens // 5,
                            [r["description"] or "" for r in relations])
-        prompt.add_section("Communities", [f"- {c['title']}: {c['summary']}" for c in communities], max_tokens // 6,
-                           [c["summary"] or "" for c in communities])
+        communities = _communities_that_fit(prompt, communities, max_tokens // 6)
         chunks = found["chunks"]
     else:
-        note = _fallback_note(graph, keywords)
+        notes.insert(0, _fallback_note(graph, keywords))
         chunks = graph.run("search/closest_chunks", vector=embedder.embed([query])[0].tolist(), limit=CHUNK_LIMIT)
     for chunk in chunks:
         if prompt.add_source(chunk) is None:
@@ -85,5 +86,20 @@ def local_search(graph: Graph, question: str, embedder, max_tokens: int = MAX_TO
     tokens = count_tokens(text)
     return {"mode": "local", "question": question, "tokens": tokens, "total_tokens": spent + tokens,
             "prompt": text, "references": prompt.references(), "material": prompt.material(),
-            "communities": [{"id": c["id"], "level": c["level"], "title": c["title"]} for c in found["communities"]],
-            "entities": [e["name"] for e in found["entities"]], "keywords": keywords, "note": note}
+            "communities": [{"id": c["id"], "level": c["level"], "title": c["title"]} for c in communities],
+            "entities": [e["name"] for e in found["entities"]], "keywords": keywords,
+            "note": "; ".join(n for n in notes if n)}
+
+
+def _communities_that_fit(prompt: SearchPrompt, communities: list[dict], share: int) -> list[dict]:
+    """The communities' summaries in the prompt, each trimmed to an equal part of `share` tokens
+    where the whole does not fit; returns those it holds (no community is listed that the
+    prompt does not show)."""
+    kept = []
+    for i, c in enumerate(communities):
+        room = (share - sum(count_tokens(line) + 1 for line in prompt.lines("Communities"))) // (len(communities) - i)
+        head = f"- {c['title']}: "
+        summary = truncate_to_tokens(c["summary"] or "", max(0, room - count_tokens(head) - 2))
+        if summary and prompt.add_section("Communities", [head + summary], share, [summary]):
+            kept.append(c)
+    return kept

@@ -18,6 +18,7 @@ from neo4j.exceptions import ClientError, DriverError
 
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
+from tripartite.infra.locks import run_lock, to_stderr
 
 
 @dataclass(frozen=True)
@@ -31,14 +32,22 @@ class SelectionReport:
 
 
 def select(graph: Graph, alpha: float, beta: float, object_ids: list[str] | None = None,
-           on_step: Callable[[str, float], None] | None = None, concurrency: int | None = None) -> SelectionReport:
+           on_step: Callable[[str, float], None] | None = None, concurrency: int | None = None,
+           on_wait: Callable[[str], None] = to_stderr) -> SelectionReport:
     """Score the candidates of some objects (or all), rebuild P_c for the concepts they touch
     (or all), and classify. With object_ids, the other objects' Evidence is rewritten only
     where a moved threshold changes its class; the report then counts those objects alone.
     An incremental run becomes a full one when inputs other than objects changed since the
     last full run, or that run did not finish. The run is recorded in the graph from start to
     finish, so prompts can refuse the mix an interrupted run leaves. `concurrency`: how many
-    transactions each step runs at once (None: as many as the server has processors)."""
+    transactions each step runs at once (None: as many as the server has processors). One run at
+    a time per database: a second one waits for the first (and says so through on_wait)."""
+    with run_lock(graph, "select", "select", on_wait):
+        return _select(graph, alpha, beta, object_ids, on_step, concurrency)
+
+
+def _select(graph: Graph, alpha: float, beta: float, object_ids: list[str] | None,
+            on_step: Callable[[str, float], None] | None, concurrency: int | None) -> SelectionReport:
     _refuse_old_evidence(graph)
     concurrency = concurrency or server_concurrency(graph)
     if object_ids is not None:

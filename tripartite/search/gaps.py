@@ -1,0 +1,23 @@
+"""What the triplet graph is missing, said with every search over it: chunks not extracted yet
+(an interrupted `kg extract`, or documents added since) and communities without a report (new,
+or withdrawn because their documents changed). The search still runs on what there is."""
+from __future__ import annotations
+
+from tripartite.infra.graph import Graph
+
+
+def triplet_graph_gaps(graph: Graph) -> str:
+    """One line on what is missing, or "" when nothing is."""
+    from tripartite.kg.extract import status
+
+    found = status(graph)
+    parts = []
+    unextracted = found["chunks"] - found["extracted"]
+    if unextracted and found["extracted"]:
+        parts.append(f"{unextracted:,} of {found['chunks']:,} chunks are not extracted yet")
+    if found["unreported"]:
+        parts.append(f"{found['unreported']:,} communities have no report")
+    if not parts:
+        return ""
+    return ("; ".join(parts) + ", so the triplet graph covers only part of the documents: run `tripartite kg extract` "
+            "and `tripartite kg communities`")
