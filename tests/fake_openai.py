@@ -6,7 +6,7 @@ Chat answers follow the extraction prompt: for each listed concept, the sentence
 quoted text that contain the concept's name (and for the LLM judge's question, the listed
 concepts whose name the quoted text contains). `script` queues misbehaviour for the next chat
 requests ("429", "500", "400", "401", "malformed", "timeout"), `always` repeats one for every
-request; every request is recorded for assertions. Batches are answered line by line as chat
+request ("html" and "notjson" answer every request, GETs too, with a body that is not the API's); every request is recorded for assertions. Batches are answered line by line as chat
 requests are; `batch_outcome` makes them "completed", "partial" (every other request fails)
 or "expired" (the window ran out after half of them), and `batch_polls` is how many status
 reads see "in_progress" first.
@@ -159,7 +159,27 @@ class FakeOpenAI:
                 self.end_headers()
                 self.wfile.write(data)
 
+            def _send_text(self, status: int, data: bytes, content_type: str) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _not_the_api(self) -> bool:
+                """`always` "html" (a login page) or "notjson" (JSON announced, garbage sent): every
+                request gets that body with status 200, as from a proxy in front of the API."""
+                if server.always == "html":
+                    self._send_text(200, b"<html><body><h1>Please sign in</h1></body></html>", "text/html")
+                elif server.always == "notjson":
+                    self._send_text(200, b"<html>upstream says hello", "application/json")
+                else:
+                    return False
+                return True
+
             def do_GET(self):
+                if self._not_the_api():
+                    return
                 if server.always == "401":
                     return self._send(401, {"error": {"message": "Incorrect API key provided: sk-secret-echo"}})
                 parts = self.path.rstrip("/").split("/")
@@ -186,6 +206,9 @@ class FakeOpenAI:
 
             def do_POST(self):
                 raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                if self._not_the_api():
+                    server.requests.append({"path": self.path, "body": {}})
+                    return
                 if self.path.rstrip("/").endswith("/files"):  # multipart/form-data: purpose and file
                     form = email.message_from_bytes(b"Content-Type: " + self.headers["Content-Type"].encode() +
                                                     b"\r\n\r\n" + raw)

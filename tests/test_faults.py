@@ -31,6 +31,18 @@ def one_error_line(result) -> str:
     return lines[0]
 
 
+def one_row(driver, query: str) -> dict:
+    records, _, _ = driver.execute_query(query)
+    return dict(records[0])
+
+
+def selection_snapshot(driver) -> set:
+    records, _, _ = driver.execute_query("MATCH (e:Evidence) WHERE e.reason IS NOT NULL OR e.floor "
+                                         "RETURN e.object_id AS o, e.concept_id AS c, e.chunk_id AS t, "
+                                         "e.reason AS reason, e.floor AS floor")
+    return {tuple(r.values()) for r in records}
+
+
 def counts(driver) -> dict:
     records, _, _ = driver.execute_query("""
         RETURN COUNT { (:Document) } AS documents, COUNT { (:Section) } AS sections, COUNT { (:Chunk) } AS chunks,
@@ -281,6 +293,126 @@ def test_neo4j_errors_are_one_line_and_the_traceback_waits_for_debug(env, neo4j_
     assert shown.exit_code == 0 and "secret-password" not in shown.output
     config = invoke(["config"], {**env, "NEO4J_URI": uri, "OPENAI_BASE_URL": "http://user:sk-key@127.0.0.1:9/v1"})
     assert "secret-password" not in config.output and "sk-key" not in config.output
+
+
+def held_lock(target, name):
+    """Hold a run lock of the test database from this process, as a running command would:
+    (start, release) to enter and leave it."""
+    import threading
+
+    from tripartite.infra.graph import Graph
+    from tripartite.infra.locks import run_lock
+
+    entered, leave = threading.Event(), threading.Event()
+
+    def hold():
+        with target.driver() as drv, run_lock(Graph(drv, target.database), name, "test"):
+            entered.set()
+            leave.wait(120)
+
+    thread = threading.Thread(target=hold, daemon=True)
+    thread.start()
+    assert entered.wait(60)
+
+    def release():
+        leave.set()
+        thread.join(60)
+    return release
+
+
+def started(command, env):
+    full = {**os.environ, **env}
+    full.pop("TRIPARTITE_CONFIG", None)
+    return subprocess.Popen([sys.executable, "-m", "tripartite", *command], env=full, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def wait_for_line(process, needle: str, timeout: float = 60) -> str:
+    """Read the process's stderr until a line holds `needle` (or it ends)."""
+    deadline = time.monotonic() + timeout
+    seen = ""
+    while time.monotonic() < deadline:
+        line = process.stderr.readline()
+        seen += line
+        if needle in line or (not line and process.poll() is not None):
+            break
+    return seen
+
+
+@pytest.mark.parametrize("lock, command", [("migrate", ["migrate"]), ("select", ["select"]),
+                                           ("kg", ["kg", "extract"]), ("analyze", ["analyze"])])
+def test_a_second_run_waits_for_the_first_and_says_so(sample, neo4j_db, lock, command):
+    release = held_lock(neo4j_db, lock)
+    process = started(command, sample)
+    try:
+        said = wait_for_line(process, "waiting for it to finish")
+        assert "is running on this database; waiting for it to finish" in said, said
+        assert process.poll() is None  # still waiting
+    finally:
+        release()
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == 0, err
+
+
+def test_two_selects_at_once_leave_one_consistent_state(sample, driver):
+    runs = [started(["select", "--alpha", alpha], sample) for alpha in ("0.9", "0.8")]
+    outputs = [run.communicate(timeout=300) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], outputs
+    states = one_row(driver, "MATCH (s:SelectionState) RETURN count(s) AS n, collect(s.alpha)[0] AS alpha, "
+                             "collect(s.state)[0] AS state")
+    assert states["n"] == 1 and states["state"] == "finished"
+    kept = selection_snapshot(driver)
+    assert invoke(["select", "--alpha", str(states["alpha"])], sample).exit_code == 0  # a clean run of that alpha
+    assert selection_snapshot(driver) == kept
+
+
+def test_two_extractions_at_once_pay_each_call_once(loaded):
+    with FakeOpenAI(delay=0.05) as server:
+        env = {**loaded, "OPENAI_BASE_URL": server.base_url, "TRIPARTITE_LLM_MODEL": "fake-chat"}
+        runs = [started(["kg", "extract"], env) for _ in range(2)]
+        outputs = [run.communicate(timeout=300) for run in runs]
+        assert [run.returncode for run in runs] == [0, 0], outputs
+        prompts = [r["body"]["messages"][0]["content"] for r in server.chat_requests()]
+    assert len(prompts) == len(set(prompts)) == 24
+    assert any("waiting for it to finish" in err for _, err in outputs)
+
+
+def test_the_http_port_given_as_the_bolt_uri_is_named(env, tmp_path):
+    import socket
+    import threading
+
+    # What Neo4j's HTTP port does (Jetty): the discovery document for GET /, and at once a 400
+    # for bytes that are not HTTP, such as Bolt's handshake.
+    listener = socket.create_server(("127.0.0.1", 0))
+    document = json.dumps({"bolt_direct": "bolt://127.0.0.1:7687", "bolt_routing": "neo4j://127.0.0.1:7687",
+                           "neo4j_version": "5.26.19"}).encode()
+
+    def serve():
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            with connection:
+                head = connection.recv(4)
+                if head == b"GET ":
+                    connection.recv(65536)
+                    connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                                       + str(len(document)).encode() + b"\r\nConnection: close\r\n\r\n" + document)
+                else:
+                    connection.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        port = listener.getsockname()[1]
+        for uri in (f"bolt://127.0.0.1:{port}", f"neo4j://127.0.0.1:{port}", f"http://127.0.0.1:{port}"):
+            started_at = time.monotonic()
+            line = one_error_line(invoke(["documents", "list"], {**env, "NEO4J_URI": uri}))
+            assert "bolt://127.0.0.1:7687" in line and time.monotonic() - started_at < 8, line
+            assert "connection refused" not in line
+    finally:
+        listener.close()
+    assert "is not a Bolt URI" in one_error_line(invoke(["documents", "list"], {**env, "NEO4J_URI": "https://x:1"}))
 
 
 def test_two_migrations_at_once_leave_one_history(neo4j_db, driver, tmp_path):

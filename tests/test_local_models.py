@@ -126,6 +126,16 @@ def test_timed_out_generations_are_estimated_and_tried_twice_at_most(tmp_path):
         assert any("~" in line for line in accounting_lines({"chunk": stats}))
 
 
+def test_a_server_that_never_answers_is_booked_no_generated_tokens(tmp_path):
+    with FakeOpenAI(timeout_sleep=1.0) as server:
+        server.always = "timeout"
+        runner = runner_for(server, tmp_path, timeout=0.3)
+        [outcome] = list(runner.run([task()]))
+        assert outcome.error and "TimedOut" in outcome.error
+        stats = runner.accounting.as_dict()["chunk"]
+        assert stats["timeouts"] == 2 and stats["estimated_tokens"] == 0 and stats["completion_tokens"] == 0
+
+
 def test_concurrency_fits_the_servers_slots(tmp_path):
     with FakeOpenAI(slots=1) as server:
         env = {"OPENAI_BASE_URL": server.base_url, "TRIPARTITE_LLM_MODEL": "fake-chat",

@@ -96,7 +96,8 @@ def test_runtime_failure_rolls_the_whole_file_back(driver, neo4j_db, tmp_path):
     write(tmp_path, "V002__data.cypher", "CREATE (:Thing {id: 1});\nCREATE (:Other);\nCREATE (:Thing {id: 1});")
     with pytest.raises(MigrationError, match=r"V002__data.cypher:3: failed, rolled back"):
         run(driver, tmp_path, neo4j_db.database)
-    assert scalar(driver, "MATCH (n) WHERE NOT n:__TripartiteMigration RETURN count(n)", neo4j_db.database) == 0
+    assert scalar(driver, "MATCH (n) WHERE NOT n:__TripartiteMigration AND NOT n:__TripartiteLock RETURN count(n)",
+                  neo4j_db.database) == 0
     assert recorded_versions(driver, neo4j_db.database) == [1]
 
 
@@ -226,3 +227,34 @@ def test_a_versioned_migration_can_become_repeatable(driver, neo4j_db, tmp_path)
     assert scalar(driver, "MATCH (d:Definition) RETURN d.body", neo4j_db.database) == "new"
     states = {s.label: s.state for s in migrations.status(Graph(driver, neo4j_db.database), tmp_path)}
     assert states == {"V001": "applied", "V002": "superseded", "V003": "applied", "R": "applied"}
+
+
+def test_v010_gives_entities_typed_as_another_parts_label_their_own_and_keeps_one_selection_state(
+        driver, neo4j_db, tmp_path):
+    # A graph migrated up to V009, where the offline extractor typed ontology terms "Concept" and
+    # two selects at once made two selection states; migrating on repairs both.
+    older = tmp_path / "older"
+    older.mkdir()
+    for path in sorted(migrations_dir().glob("V00*.cypher")):
+        (older / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    run(driver, older, neo4j_db.database)
+    driver.execute_query("""
+        CREATE (:Concept {id: 'c:af', name: 'Atrial fibrillation'})
+        CREATE (t:Chunk {id: 'd:1', text: 'Atrial fibrillation and Document X.', kg_version: 'v'})
+        CREATE (:__Entity__:Concept {key: 'atrial fibrillation|Concept', name: 'Atrial fibrillation',
+                                     type: 'Concept'})-[:FROM_CHUNK]->(t)
+        CREATE (:__Entity__:Document {key: 'x|Document', name: 'X', type: 'Document'})-[:FROM_CHUNK]->(t)
+        CREATE (:__Entity__:DocumentEntity {key: 'x|DocumentEntity', name: 'X', type: 'Document entity'})
+        CREATE (:SelectionState {id: 'current', state: 'finished', alpha: 0.9})
+        CREATE (:SelectionState {id: 'current', state: 'finished', alpha: 0.8})""", database_=neo4j_db.database)
+    applied = run(driver, migrations_dir(), neo4j_db.database)
+    assert "V010__entity_types_apart.cypher" in applied and "V011__one_state_and_run_locks.cypher" in applied
+    records, _, _ = driver.execute_query("MATCH (e:__Entity__) RETURN e.key AS key, labels(e) AS labels ORDER BY key",
+                                         database_=neo4j_db.database)
+    entities = {r["key"]: sorted(r["labels"]) for r in records}
+    assert entities == {"atrial fibrillation|ConceptEntity": ["ConceptEntity", "__Entity__"],
+                        "x|DocumentEntity": ["DocumentEntity", "__Entity__"]}  # the clash went, its chunk redone
+    assert scalar(driver, "MATCH (c:Concept) RETURN count(c)", neo4j_db.database) == 1
+    assert scalar(driver, "MATCH (t:Chunk {id: 'd:1'}) RETURN t.kg_version IS NULL", neo4j_db.database)
+    assert scalar(driver, "MATCH (s:SelectionState) RETURN count(s)", neo4j_db.database) == 1
+    assert scalar(driver, "MATCH (s:SelectionState) RETURN s.state", neo4j_db.database) == "running"

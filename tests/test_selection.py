@@ -22,6 +22,7 @@ from tripartite.infra import migrations
 from tripartite.infra.graph import Graph
 from tripartite.infra.paths import migrations_dir
 from tripartite.selection import candidates, prompt_material, select
+from tripartite.selection.run import remove_objects
 
 pytestmark = pytest.mark.neo4j
 
@@ -133,7 +134,7 @@ def selection_db(neo4j_target):
 
 def clear(driver):
     driver.execute_query("MATCH (n) WHERE n:Object OR n:Concept OR n:Chunk OR n:Evidence OR n:ScoreDistribution "
-                         "DETACH DELETE n")
+                         "OR n:ScoreBlock OR n:SelectionState OR n:InputsVersion DETACH DELETE n")
 
 
 vectors = st.lists(st.integers(-1, 1), min_size=3, max_size=3).filter(lambda v: any(v))
@@ -166,22 +167,49 @@ def test_cypher_selection_equals_numpy(selection_db, graph, concurrency):
         assert prompted(selection_db, objects, selection) == chosen_reference(concerns, mentions, alpha, beta, selection)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(graph=tripartite_graphs(), new=st.lists(vectors, min_size=1, max_size=3),
-       params=st.sampled_from([(0.9, 0.5), (0.5, 0.2), (0.3, 0.7)]))
-def test_incremental_add_equals_full_recompute_on_random_graphs(selection_db, graph, new, params):
-    # A full run, then one new object scored on its own, with alpha and beta that may differ
-    # from the first run's: the stored result must be the reference on the whole graph.
+       params=st.sampled_from([(0.9, 0.5), (0.5, 0.2), (0.3, 0.7)]), removed=st.integers(0, 2),
+       concurrency=st.sampled_from([None, 1, 3]))
+def test_incremental_additions_and_removals_equal_the_reference(selection_db, graph, new, params, removed,
+                                                                 concurrency):
+    # A full run, then objects removed and one new object scored on its own, with alpha and beta
+    # that may differ from the first run's, at any concurrency: the stored result must be the
+    # reference on the whole graph that is left.
     concerns, mentions, alpha, beta = graph
     clear(selection_db)
     write_graph(selection_db, concerns, mentions)
-    select(Graph(selection_db, "neo4j"), alpha, beta)
+    graph_db = Graph(selection_db, "neo4j")
+    select(graph_db, alpha, beta, concurrency=concurrency)
+    gone = sorted({o for o, _ in concerns})[:removed]
+    assert [row["id"] for row in remove_objects(graph_db, gone)] == gone
+    left = {(o, c): v for (o, c), v in concerns.items() if o not in gone}
     concepts = sorted({c for _, c in concerns} | {c for c, _ in mentions})
     added = {("o_new", c): v for c, v in zip(concepts, new)}
     write_graph(selection_db, added, {})
-    select(Graph(selection_db, "neo4j"), *params, object_ids=["o_new"] if added else [])
-    assert stored(selection_db) == reference({**concerns, **added}, mentions, *params)
-    assert stored_floor(selection_db) == floor_reference({**concerns, **added}, mentions)
+    select(graph_db, *params, object_ids=["o_new"] if added else [], concurrency=concurrency)
+    assert stored(selection_db) == reference({**left, **added}, mentions, *params)
+    assert stored_floor(selection_db) == floor_reference({**left, **added}, mentions)
+    assert count(selection_db, "MATCH (s:SelectionState) RETURN size(coalesce(s.pending_concepts, []))") == 0
+
+
+def test_prompts_wait_for_select_after_an_object_is_removed(selection_db, neo4j_target, tmp_path):
+    clear(selection_db)
+    write_graph(selection_db, {("o0", "c0"): [1, 0, 0], ("o1", "c0"): [0, 1, 0]},
+                {("c0", "t0"): [1, 1, 0], ("c0", "t1"): [0, 1, 1]})
+    graph_db = Graph(selection_db, "neo4j")
+    select(graph_db, 0.5, 0.5)
+    env = cli_env(neo4j_target, tmp_path)
+    removed = CliRunner().invoke(cli, ["objects", "remove", "o1"], env=env)
+    assert removed.exit_code == 0 and "removed   o1 (2 candidates)" in removed.output
+    refused = CliRunner().invoke(cli, ["prompt", "o0"], env=env)
+    assert refused.exit_code == 1 and "objects were removed" in refused.output and "`tripartite select`" in refused.output
+    again = CliRunner().invoke(cli, ["objects", "remove", "o1"], env=env)
+    assert again.exit_code == 1 and "no object with id 'o1'" in again.output
+    select(graph_db, 0.5, 0.5, object_ids=[])  # an incremental run rebuilds the pending concepts
+    assert stored(selection_db) == reference({("o0", "c0"): [1, 0, 0]},
+                                             {("c0", "t0"): [1, 1, 0], ("c0", "t1"): [0, 1, 1]}, 0.5, 0.5)
+    assert CliRunner().invoke(cli, ["prompt", "o0"], env=env).exit_code == 0
 
 
 @pytest.mark.parametrize("case", ["single", "all_equal", "alpha_zero", "alpha_one", "beta_above_alpha"])

@@ -1,12 +1,13 @@
 // write: the communities as computed: communities that are gone are deleted (with their
-// reports); new ones are created; every entity is IN_COMMUNITY of the lowest community that holds
+// reports and report sentences); new ones are created; every entity is IN_COMMUNITY of the lowest community that holds
 // it, and a community's PARENT is the next larger one above it. A community's id hashes its level
 // and its members, so one whose members did not change keeps its report.
 // Browser: :param communities => [{id: 'L0-...', level: 0, size: 3, parent: null, members: ['a|Name']}]
 
 MATCH (c:Community)
 WHERE NOT c.id IN [x IN $communities | x.id]
-DETACH DELETE c;
+OPTIONAL MATCH (c)-[:HAS_SENTENCE]->(s:ReportSentence)
+DETACH DELETE c, s;
 
 MATCH (:__Entity__)-[r:IN_COMMUNITY]->(:Community)
 DELETE r;

@@ -9,6 +9,7 @@ OPTIONAL MATCH (o:Object {id: $object_id})
 WITH s, o, CASE WHEN s IS NULL THEN 'none'
                 WHEN s.state <> 'finished' THEN 'unfinished'
                 WHEN coalesce(s.inputs, -1) <> coalesce(v.version, 0) THEN 'stale'
+                WHEN size(coalesce(s.pending_concepts, [])) > 0 THEN 'removed'
                 WHEN o.selection_stale THEN 'object'
                 ELSE 'fresh' END AS freshness
 RETURN freshness, CASE freshness
@@ -16,6 +17,8 @@ RETURN freshness, CASE freshness
   WHEN 'unfinished' THEN 'the last `tripartite select` (alpha ' + toString(s.alpha) + ', beta ' + toString(s.beta)
                          + ') did not finish and left a mix of old and new classes; run `tripartite select` again'
   WHEN 'stale' THEN 'documents, ontologies or chunk extracts changed since the last full `tripartite select`; run it again'
+  WHEN 'removed' THEN 'objects were removed since the last `tripartite select`, so the score distributions of '
+                      + toString(size(s.pending_concepts)) + ' concepts still count them; run `tripartite select`'
   WHEN 'object' THEN 'object ' + o.id + ' changed since the last `tripartite select`; run `tripartite select --object '
                      + o.id + '`'
   END AS hint;

@@ -1,16 +1,17 @@
-"""The objects under investigation: `objects add|list`."""
+"""The objects under investigation: `objects add|list|remove`."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import click
 
-from tripartite.cli.common import App, output, pass_app, rows_or_hint
+from tripartite.cli.common import App, output, pass_app, rows_or_hint, say
 from tripartite.infra.errors import TripartiteError
 from tripartite.lexical.readers import discover
 from tripartite.objects.reader import SUPPORTED as OBJECT_FILES
 from tripartite.objects.reader import read_object
 from tripartite.objects.store import add_objects, list_objects
+from tripartite.selection.run import remove_objects
 
 
 @click.group("objects")
@@ -61,6 +62,21 @@ def objects_add(app: App, paths: tuple[str, ...], kind: str, replace: bool) -> d
 def objects_list(app: App, kind: str | None) -> list[dict]:
     """The objects, with how many concepts each concerns."""
     return list_objects(app.graph, kind)
+
+
+@objects_group.command("remove")
+@click.argument("object_ids", nargs=-1, required=True)
+@output(lambda removed: [f"removed   {row['id']} ({row['candidates']} candidates)" for row in removed["removed"]]
+        + (["then run `tripartite select`: the score distributions still count what was removed"]
+           if removed["removed"] else []))
+@pass_app
+def objects_remove(app: App, object_ids: tuple[str, ...]) -> dict:
+    """Remove objects with their extracts and Evidence."""
+    known = {row["id"] for row in list_objects(app.graph)}
+    missing = [o for o in object_ids if o not in known]
+    if missing:
+        raise TripartiteError(f"no object with id {missing[0]!r}; see `tripartite objects list`")
+    return {"removed": remove_objects(app.graph, list(dict.fromkeys(object_ids)), on_wait=say)}
 
 
 COMMANDS = [objects_group]

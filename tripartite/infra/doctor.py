@@ -49,11 +49,43 @@ def run_checks(settings: Settings) -> list[Check]:
                 checks.append(Check("migrations current", False, "skipped: the database does not answer"))
             else:
                 checks.append(_migrations_check(graph, settings))
+                checks.append(_provenance_check(graph, settings))
     checks.append(_embedding_check(settings))
     checks.append(_llm_check(settings))
     if settings.llm.configured and checks[-1].ok:
         checks.append(_llm_answers_check(settings))
     return checks
+
+
+def _provenance_check(graph: Graph, settings: Settings) -> Check:
+    """How much of the pre-analysis and the triplet graph another provider or model made than
+    the configured one (for example the offline providers', before a model was configured)."""
+    from tripartite.analysis.extractive import ExtractiveProvider
+    from tripartite.kg.extractive import ReportWriter, TripletExtractor
+    from tripartite.kg.prompts import version
+
+    def configured(offline) -> str:
+        return f"openai/{settings.llm.model}" if settings.llm.configured else f"{offline.name}/{offline.model}"
+
+    try:
+        analysis = graph.run("analysis/provenance")
+        kg = graph.run("kg/provenance", version=version())
+    except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError):
+        return Check("made by the configured provider", False, "skipped: the database does not answer", required=False)
+    expected = {"chunk": configured(ExtractiveProvider), "object": configured(ExtractiveProvider),
+                "extraction": configured(TripletExtractor), "report": configured(ReportWriter),
+                "summary": configured(ReportWriter)}
+    commands = {"chunk": "analyze", "object": "analyze", "extraction": "kg extract", "report": "kg communities",
+                "summary": "kg communities"}
+    others = [r for r in [*analysis, *kg] if r["by"] and r["by"] != expected[r["stage"]]]
+    who = f"openai/{settings.llm.model}" if settings.llm.configured else "the offline providers"
+    if not others:
+        return Check("made by the configured provider", True, f"everything analysed and extracted so far: {who}",
+                     required=False)
+    made = "; ".join(f"{r['items']} {r['stage']}{'s' if r['items'] != 1 else ''} by {r['by']}" for r in others)
+    redo = ", ".join(f"`tripartite {c} --redo`" for c in dict.fromkeys(commands[r["stage"]] for r in others))
+    return Check("made by the configured provider", False, f"not by {who}: {made}; {redo} redo them",
+                 required=False)
 
 
 def offered_checks(driver: neo4j.Driver, settings: Settings) -> list[Check]:
@@ -189,6 +221,10 @@ def _llm_check(settings: Settings) -> Check:
                                                       "set OPENAI_API_KEY")
     except openai.APIStatusError as exc:
         return Check("LLM endpoint reachable", False, f"{where} answered HTTP {exc.status_code} to /models")
+    except (ValueError, AttributeError, TypeError):
+        return Check("LLM endpoint reachable", False, f"{where} answered /models with something that is not the OpenAI "
+                                                      "API's JSON (a web page or a proxy's?); check OPENAI_BASE_URL: it "
+                                                      "should be the API's base, usually ending in /v1")
     except Exception as exc:
         return Check("LLM endpoint reachable", False, f"{where}: {type(exc).__name__}; check OPENAI_BASE_URL")
     listed = "listed" if settings.llm.model in models else "not in the endpoint's model list"

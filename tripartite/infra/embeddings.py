@@ -97,10 +97,14 @@ class OpenAIEmbedder:
             batch = list(texts[start:start + self.batch_size])
             try:
                 response = self.client.embeddings.create(model=self.name, input=batch)
+                rows = sorted(response.data, key=lambda item: item.index)
             except openai.APIError as exc:
                 raise TripartiteError(f"embedding endpoint failed for model {self.name}: "
                                       f"{type(exc).__name__}: {str(exc)[:160]}; check OPENAI_BASE_URL and the model") from None
-            rows = sorted(response.data, key=lambda item: item.index)
+            except (ValueError, AttributeError, TypeError):  # a body that is not the API's JSON
+                raise TripartiteError(f"the embedding endpoint answered with something that is not the OpenAI API's "
+                                      f"JSON (a web page or a proxy's?) for model {self.name}; check OPENAI_BASE_URL: "
+                                      "it should be the API's base, usually ending in /v1") from None
             if len(rows) != len(batch):
                 raise TripartiteError(f"embedding endpoint returned {len(rows)} vectors for {len(batch)} texts")
             vectors.extend(row.embedding for row in rows)

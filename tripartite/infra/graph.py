@@ -91,6 +91,13 @@ def open_driver(settings: Settings, connect_timeout: float = 10.0) -> neo4j.Driv
     password = settings.neo4j_password or password
     auth = (user, password) if password else None
     uri = settings.neo4j_uri_shown
+    scheme = urlsplit(address).scheme.lower()
+    if scheme not in BOLT_SCHEMES:
+        bolt = _bolt_address_served_at(address) if scheme in ("http", "https") else None
+        raise Neo4jUnavailable(f"NEO4J_URI={uri!r} is not a Bolt URI (the project talks Bolt: "
+                               f"{', '.join(s + '://' for s in BOLT_SCHEMES[:2])} ...); use "
+                               f"{bolt or 'e.g. bolt://127.0.0.1:7687'}"
+                               + (" (what the server at that address says its Bolt address is)" if bolt else ""))
     try:
         driver = GraphDatabase.driver(address, auth=auth, connection_timeout=connect_timeout,
                                       connection_acquisition_timeout=connect_timeout,
@@ -106,11 +113,38 @@ def open_driver(settings: Settings, connect_timeout: float = 10.0) -> neo4j.Driv
                                "set NEO4J_USER and NEO4J_PASSWORD") from None
     except (ServiceUnavailable, OSError) as exc:
         driver.close()
+        bolt = _bolt_address_served_at(address)
+        if bolt:
+            raise Neo4jUnavailable(f"{uri} is the HTTP port of a Neo4j server (its Browser and HTTP API), not its "
+                                   f"Bolt port; set NEO4J_URI={bolt} (what that server says its Bolt address is)") from None
         hint = ("start it with `tripartite server start`" if not settings.uri_from_user
                 else "check that it runs and that NEO4J_URI is right")
         reason = "connection refused" if "Couldn't connect" in str(exc) else mask_userinfo(_first_line(exc))
         raise Neo4jUnavailable(f"Neo4j is not reachable at {uri} ({reason}); {hint}") from None
     return driver
+
+
+BOLT_SCHEMES = ("bolt", "neo4j", "bolt+s", "neo4j+s", "bolt+ssc", "neo4j+ssc")
+
+
+def _bolt_address_served_at(address: str) -> str | None:
+    """The Bolt URI a Neo4j HTTP endpoint at this host and port announces (its discovery
+    document, GET /), or None: what someone who gave the Browser's address meant."""
+    import json
+    import urllib.request
+
+    parts = urlsplit(address)
+    if not parts.hostname or not parts.port:
+        return None
+    scheme = "https" if parts.scheme in ("https", "bolt+s", "neo4j+s") else "http"
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    try:
+        with urllib.request.urlopen(f"{scheme}://{host}:{parts.port}/", timeout=2) as response:  # noqa: S310
+            found = json.loads(response.read(65536))
+    except Exception:  # nothing there, not HTTP, or not Neo4j's discovery document
+        return None
+    bolt = found.get("bolt_direct") or found.get("bolt_routing") if isinstance(found, dict) else None
+    return bolt if isinstance(bolt, str) and "://" in bolt else None
 
 
 def _split_userinfo(uri: str) -> tuple[str, str, str]:

@@ -69,14 +69,14 @@ def _select(graph: Graph, alpha: float, beta: float, object_ids: list[str] | Non
             on_step(name, time.perf_counter() - started)
 
     concept_ids = None
-    if object_ids is not None:  # before and after: concepts an object lost count too
-        concept_ids = set(_touched_concepts(graph, object_ids))
+    if object_ids is not None:  # before and after: concepts an object lost count too, and those of removed objects
+        concept_ids = set(_touched_concepts(graph, object_ids)) | set(graph.one("selection/pending_concepts")["concept_ids"])
     step("score", object_ids=object_ids, run=run, concurrency=concurrency)
     if object_ids is not None:
         concept_ids = sorted(concept_ids | set(_touched_concepts(graph, object_ids)))
     step("distribution", concept_ids=concept_ids, alpha=alpha, beta=beta, concurrency=concurrency)
     step("classify", object_ids=object_ids, concurrency=concurrency)
-    graph.run("selection/finish_run", run=run, object_ids=object_ids)
+    graph.run("selection/finish_run", run=run, object_ids=object_ids, rebuilt=concept_ids)
     counts = graph.run("selection/summary", object_ids=object_ids)[0]
     return SelectionReport(counts["candidates"], counts["alpha"], counts["beta"], counts["concepts"], counts["floor"],
                            full=object_ids is None)
@@ -100,6 +100,14 @@ def server_concurrency(graph: Graph) -> int:
         return FALLBACK_CONCURRENCY
     processors = row and row["processors"]
     return int(processors) if isinstance(processors, int) and processors > 0 else FALLBACK_CONCURRENCY
+
+
+def remove_objects(graph: Graph, object_ids: list[str], on_wait: Callable[[str], None] = to_stderr) -> list[dict]:
+    """Remove objects with their extracts and Evidence (cypher/objects/remove_objects.cypher),
+    under the selection's lock; the concepts they scored under wait for the next select.
+    Returns [{id, candidates}] of those that existed."""
+    with run_lock(graph, "select", "select or objects remove", on_wait):
+        return graph.run("objects/remove_objects", object_ids=object_ids)
 
 
 def _touched_concepts(graph: Graph, object_ids: list[str]) -> list[str]:

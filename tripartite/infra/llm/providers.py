@@ -92,6 +92,10 @@ class OpenAIChatProvider:
         where = self.where
         try:
             self.client.models.list()
+        except (ValueError, AttributeError, TypeError):  # a body that is not the API's JSON (JSONDecodeError is a ValueError)
+            raise TripartiteError(f"LLM endpoint {where} answered with something that is not the OpenAI API's JSON "
+                                  "(a web page or a proxy's?); check OPENAI_BASE_URL: it should be the API's base, "
+                                  "usually ending in /v1") from None
         except (openai.APIConnectionError, openai.APITimeoutError) as exc:
             raise TripartiteError(f"LLM endpoint {where} is not reachable ({type(exc).__name__}); check "
                                   "OPENAI_BASE_URL, or unset TRIPARTITE_LLM_MODEL to use the offline provider") from None
@@ -110,6 +114,12 @@ class OpenAIChatProvider:
         try:
             response = self.client.chat.completions.create(
                 model=self.model, messages=messages, temperature=0, **extra)
+            if not getattr(response, "choices", None):  # the SDK hands back a non-JSON body as it came
+                raise ValueError("no choices")
+        except ValueError:  # JSONDecodeError too
+            raise ProviderError(f"{self.where} answered the chat request with something that is not the OpenAI API's "
+                                "JSON (a web page or a proxy's?); check OPENAI_BASE_URL: it should be the API's base, "
+                                "usually ending in /v1") from None
         except openai.APITimeoutError:
             raise TimedOut(f"no answer within {self.timeout:g} s") from None
         except (openai.RateLimitError, openai.APIConnectionError, openai.InternalServerError) as exc:

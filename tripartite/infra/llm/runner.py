@@ -311,10 +311,11 @@ class LLMRunner:
         return None
 
     def _spent_meanwhile(self, seconds: float, max_tokens: int) -> int:
-        """Tokens a timed-out request likely generated: this endpoint's speed so far times the
-        wait, at most max_tokens (all of them when no speed is known yet)."""
+        """Tokens a timed-out request likely generated: this endpoint's measured speed times the
+        wait, at most max_tokens. Before the endpoint has answered anything there is no speed to
+        go by (a server that never answers has likely generated nothing): none are booked."""
         with self._breaker:
             tokens, spent = self._speed
         if tokens and spent > 0:
             return min(max_tokens, int(tokens / spent * seconds))
-        return max_tokens
+        return 0
