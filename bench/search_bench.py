@@ -178,6 +178,8 @@ def main() -> None:
     parser.add_argument("--entities", type=int, default=100_000)
     args = parser.parse_args()
     settings = load_settings()
+    if not args.document.is_file():
+        raise SystemExit(f"{args.document}: no such file; run from the repository's root, or give --document")
     questions = yaml.safe_load(args.questions.read_text(encoding="utf-8"))["questions"]
     dbgpt_document(settings, args.document, questions)
     synthetic(settings, args.entities)

@@ -179,11 +179,11 @@ def main() -> None:
                 mine = np.array([[stored_w[(o, c, t)] for t in chunks_c] for o in objs])
                 server_scores[c] = (objs, chunks_c, mine)
                 worst = max(worst, float(np.abs(mine - w).max()))
-                off += int((np.abs(mine - w) > 5e-6).sum())
+                off += int((np.abs(mine - w) > 5e-6).sum())  # numpy keeps w in float32: a unit is 1e-5 give or take 1e-8
             expected, expected_floor = numpy_classify(server_scores, 0.9, 0.5)
             got = {(r["o"], r["c"], r["t"]): r["reason"] for r in records if r["reason"]}
             got_floor = {(r["o"], r["c"], r["t"]) for r in records if r["floor"]}
-            scores_agree = worst <= 1.000001e-5 and len(stored_w) == sum(w.size for _, _, w in expected_scores.values())
+            scores_agree = worst < 1.5e-5 and len(stored_w) == sum(w.size for _, _, w in expected_scores.values())
             agree, floor_agrees = got == expected, got_floor == expected_floor
             result = {}
             for c, (objs, chunks_c, w) in server_scores.items():  # what the NumPy prompt reads: w, P_c, x

@@ -355,6 +355,7 @@ def test_a_second_run_waits_for_the_first_and_says_so(sample, neo4j_db, lock, co
 
 
 def test_two_selects_at_once_leave_one_consistent_state(sample, driver):
+    driver.execute_query("MATCH (s:SelectionState) DETACH DELETE s")  # as on a database never selected
     runs = [started(["select", "--alpha", alpha], sample) for alpha in ("0.9", "0.8")]
     outputs = [run.communicate(timeout=300) for run in runs]
     assert [run.returncode for run in runs] == [0, 0], outputs

@@ -178,6 +178,7 @@ def test_vector_cypher_retriever_walks_from_chunks_to_their_entities(ingested, d
 
     from tripartite.infra.config import load_settings
     from tripartite.infra.embeddings import MiniLMEmbedder, as_graphrag_embedder
+    from tripartite.search.vector import quiet_graphrag_id_deprecation
 
     assert invoke(["kg", "extract"], ingested).exit_code == 0
     embedder = MiniLMEmbedder(load_settings().cache_dir)
@@ -185,6 +186,7 @@ def test_vector_cypher_retriever_walks_from_chunks_to_their_entities(ingested, d
         driver, "chunk_embedding", embedder=as_graphrag_embedder(embedder), neo4j_database=neo4j_db.database,
         retrieval_query="MATCH (node)<-[:FROM_CHUNK]-(e:__Entity__) "
                         "RETURN node.text AS text, score, collect(e.name) AS entities")
-    found = retriever.search(query_text="blood thinners lower the risk of stroke in atrial fibrillation", top_k=3)
+    with quiet_graphrag_id_deprecation():  # we read no default id column (see tripartite/search/vector.py)
+        found = retriever.search(query_text="blood thinners lower the risk of stroke in atrial fibrillation", top_k=3)
     assert found.items and all("entities" in item.content for item in found.items)
     assert any("Atrial fibrillation" in item.content or "Anticoagulants" in item.content for item in found.items)

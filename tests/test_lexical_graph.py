@@ -185,6 +185,7 @@ def test_vector_retriever_finds_the_expected_chunk(driver, env, corpus, neo4j_db
 
     from tripartite.infra.config import load_settings
     from tripartite.infra.embeddings import MiniLMEmbedder, as_graphrag_embedder
+    from tripartite.search.vector import quiet_graphrag_id_deprecation
 
     result = invoke(["ingest", str(corpus)], env)
     assert result.exit_code == 0, result.output
@@ -193,7 +194,8 @@ def test_vector_retriever_finds_the_expected_chunk(driver, env, corpus, neo4j_db
     embedder = MiniLMEmbedder(load_settings(env={}).cache_dir)
     retriever = VectorRetriever(driver, "chunk_embedding", embedder=as_graphrag_embedder(embedder),
                                 return_properties=["id", "text", "section_id"], neo4j_database=neo4j_db.database)
-    found = retriever.search(query_text="Which blood thinners lower the risk of stroke?", top_k=3)
+    with quiet_graphrag_id_deprecation():  # we read no default id column (see tripartite/search/vector.py)
+        found = retriever.search(query_text="Which blood thinners lower the risk of stroke?", top_k=3)
     top = found.items[0].content
     assert "Anticoagulants" in top and "apixaban" in top.lower()
     assert invoke(["embed"], env).output.strip() == "embedded 0 chunks"  # nothing left to embed

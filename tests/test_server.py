@@ -2,6 +2,7 @@
 and the failures a user meets (port taken, no Java 17, a start that fails)."""
 import json
 import os
+from pathlib import Path
 import signal
 import socket
 import subprocess
@@ -41,13 +42,25 @@ def test_start_status_a_kill_mid_ingest_restart_stop(server_settings, tmp_path):
     settings, server = server_settings
     local = LocalServer(server, settings.cache_dir)
     assert not local.status().running
-    status = local.start()
+    env = {**os.environ, "TRIPARTITE_SERVER_HOME": str(server.home), "TRIPARTITE_BOLT_PORT": str(server.bolt_port),
+           "TRIPARTITE_HTTP_PORT": str(server.http_port), "TRIPARTITE_CONFIG": ""}
+    starts = [subprocess.Popen([sys.executable, "-m", "tripartite", "server", "start", "--json"], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
     try:
+        outputs = [run.communicate(timeout=300) for run in starts]  # two at once: one starts, one waits
+        assert [run.returncode for run in starts] == [0, 0], outputs
+        assert len({json.loads(out)["pid"] for out, _ in outputs}) == 1
+        status = local.status()
         assert status.running and status.pid
         assert status.bolt_uri == f"bolt://127.0.0.1:{server.bolt_port}"
         assert status.browser_url == f"http://127.0.0.1:{server.http_port}/browser/"
         assert query(status.bolt_uri, "RETURN apoc.version() AS v")[0]["v"].startswith("5.26")
         assert local.start().pid == status.pid  # a second start finds it running
+        from tripartite.cli.evaluation import where_it_lives  # the demo's last lines, for this server
+        said = "\n".join(where_it_lives(load_settings(env={k: env[k] for k in env if k.startswith("TRIPARTITE_")},
+                                                      cwd=tmp_path)))
+        assert f"still running (pid {status.pid})" in said and f"{server.home}/data" in said
+        assert "tripartite server stop" in said and "tripartite server remove" in said
         query(status.bolt_uri, "CREATE (:Kept {name: $name})", name="survives restarts")
 
         corpus = tmp_path / "corpus"
@@ -86,6 +99,10 @@ def test_start_status_a_kill_mid_ingest_restart_stop(server_settings, tmp_path):
     finally:
         local.stop()
     assert not local.stop()  # stopping a stopped server is not an error
+    removed = subprocess.run([sys.executable, "-m", "tripartite", "server", "remove", "--yes"], env=env,
+                             capture_output=True, text=True)
+    assert removed.returncode == 0 and f"removed {server.home}" in removed.stdout, removed.stderr
+    assert not server.home.exists()
 
 
 def test_taken_port_is_a_one_line_error(server_settings):
@@ -128,3 +145,51 @@ def test_cli_start_failure_prints_error_and_log_tail(server_settings):
     status = CliRunner().invoke(cli, ["server", "status", "--json"], env=env)
     assert status.exit_code == 3
     assert json.loads(status.output)["running"] is False
+
+
+FAKE_MVN = r'''#!/usr/bin/env python3
+"""Stands in for Maven on PATH: writes a jar per copy, slowly, and logs each call."""
+import os, sys, time
+from pathlib import Path
+args = sys.argv[1:]
+with open(os.environ["FAKE_MVN_LOG"], "a") as log:
+    log.write(" ".join(args) + "\n")
+out = Path(next(a.split("=", 1)[1] for a in args if a.startswith("-DoutputDirectory=")))
+out.mkdir(parents=True, exist_ok=True)
+time.sleep(1.5)
+if "dependency:copy-dependencies" in args and "-DexcludeGroupIds=org.neo4j.gds" in args:
+    for name in ("neo4j-5.26.19.jar", "apoc-5.26.19-core.jar", "lucene-core-9.11.1.jar"):
+        (out / name).write_bytes(b"PK")
+elif "dependency:copy-dependencies" in args:
+    (out / "proc-2.13.9.jar").write_bytes(b"PK")
+else:
+    (out / "apoc-extended-5.26.0-extended.jar").write_bytes(b"PK")
+'''
+
+
+def test_two_first_starts_on_one_cache_take_turns(tmp_path):
+    """Two processes resolve the jars into one fresh cache at once: one fetches, the other
+    waits and finds them; nothing half-made is left (Maven stands in as a script on PATH)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    mvn = bin_dir / "mvn"
+    mvn.write_text(FAKE_MVN)
+    mvn.chmod(0o755)
+    cache = tmp_path / "cache"
+    log = tmp_path / "mvn.log"
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "FAKE_MVN_LOG": str(log)}
+    code = ("import sys; from pathlib import Path; from tripartite.infra.config import load_settings; "
+            "from tripartite.infra.server.maven import resolve_jars; "
+            "jars = resolve_jars(Path(sys.argv[1]), load_settings(env={}).server, print); print('ROOT', jars.root)")
+    runs = [subprocess.Popen([sys.executable, "-c", code, str(cache)], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True) for _ in range(2)]
+    outputs = [run.communicate(timeout=120)[0] for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], outputs
+    roots = {line.split(" ", 1)[1] for out in outputs for line in out.splitlines() if line.startswith("ROOT ")}
+    assert len(roots) == 1
+    root = Path(roots.pop())
+    assert (root / "resolved.ok").is_file() and (root / "plugins" / "apoc-5.26.19-core.jar").is_file()
+    assert not list(root.parent.glob("*.partial*"))
+    assert sum("waiting for it to finish" in out for out in outputs) == 1
+    calls = log.read_text().splitlines()
+    assert len(calls) == 3  # lib, GDS, APOC Extended: once, not twice

@@ -6,7 +6,6 @@ import logging
 import traceback
 
 import click
-from neo4j.exceptions import DriverError, Neo4jError
 
 from tripartite import __version__
 from tripartite.cli import (analysis, batches, evaluation, kg, lexical, objects, ontology, search, selection, server,
@@ -15,6 +14,16 @@ from tripartite.cli.common import App
 from tripartite.infra.config import mask_userinfo
 from tripartite.infra.errors import ServerError, TripartiteError
 from tripartite.infra.graph import neo4j_error_line
+
+
+def _is_neo4j_error(exc: BaseException) -> bool:
+    """A Neo4j or driver failure (the driver is imported only once a command used it)."""
+    import sys
+
+    if isinstance(exc, ConnectionError):
+        return True
+    errors = sys.modules.get("neo4j.exceptions")
+    return errors is not None and isinstance(exc, (errors.Neo4jError, errors.DriverError))
 
 
 class TripartiteGroup(click.Group):
@@ -31,7 +40,9 @@ class TripartiteGroup(click.Group):
                 click.echo("---- end of the server log ----", err=True)
                 click.echo(exc.log_tail, err=True)
             ctx.exit(1)
-        except (Neo4jError, DriverError, ConnectionError) as exc:
+        except Exception as exc:
+            if not _is_neo4j_error(exc):
+                raise
             app = ctx.find_object(App)
             uri, database = "the configured server", "neo4j"
             if app is not None:

@@ -1,18 +1,17 @@
-"""The pre-analysis: `analyze`."""
+"""The pre-analysis: `analyze`. Imports of the pipeline stay inside the commands, so --help
+stays fast."""
 from __future__ import annotations
 
 import click
 
-from tripartite import batches
-from tripartite.analysis import dry_run_figures, open_analyzer
 from tripartite.cli.batches import submitted_lines
 from tripartite.cli.common import App, accounting_lines, concurrency_option, output, pass_app, progress, say
 from tripartite.infra.errors import TripartiteError
-from tripartite.infra.llm.prices import cost, cost_line
-from tripartite.infra.locks import run_lock
 
 
 def _dry_run_lines(result: dict) -> list[str]:
+    from tripartite.infra.llm.prices import cost_line
+
     lines = [f"provider {result['provider']}, model {result['model']}"]
     for stage in ("chunk", "object"):
         f = result[stage]
@@ -73,6 +72,11 @@ def _run_lines(result: dict) -> list[str]:
 def analyze_command(app: App, dry_run: bool, ontology: str | None, concurrency: int | None, no_prefilter: bool,
                     redo: bool, only_provider: str | None, offline: bool, batch: bool) -> dict:
     """Extract what each chunk and object says about each concept (e(c,t) and e(o,c))."""
+    from tripartite import batches
+    from tripartite.analysis import dry_run_figures, open_analyzer
+    from tripartite.infra.llm.prices import cost
+    from tripartite.infra.locks import run_lock
+
     if only_provider and not redo:
         raise click.UsageError("--only-provider goes with --redo")
     if batch and not dry_run:

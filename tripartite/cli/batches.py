@@ -1,10 +1,10 @@
 """The Batch API's batches: `batches list|status|collect` (`--batch` on analyze, kg extract
-and kg communities sends them)."""
+and kg communities sends them). Imports of the pipeline stay inside the commands, so --help
+stays fast."""
 from __future__ import annotations
 
 import click
 
-from tripartite import batches
 from tripartite.cli.common import App, output, pass_app, rows_or_hint, say
 
 
@@ -34,6 +34,8 @@ def batches_group() -> None:
 @pass_app
 def batches_list(app: App) -> list[dict]:
     """Every batch this graph remembers, newest first (the state as last seen)."""
+    from tripartite import batches
+
     return batches.list_batches(app.graph)
 
 
@@ -43,6 +45,8 @@ def batches_list(app: App) -> list[dict]:
 @pass_app
 def batches_status(app: App, batch_id: str | None) -> list[dict]:
     """Each open batch (or BATCH_ID) as the API reports it now."""
+    from tripartite import batches
+
     return batches.status(app.settings, app.graph, batch_id)
 
 
@@ -73,6 +77,8 @@ def _collected_lines(results: list[dict]) -> list[str]:
 def batches_collect(app: App, batch_id: str | None) -> list[dict]:
     """Write the answers of every finished open batch (or BATCH_ID) through the cache and the
     stage's writer; failed or expired requests stay pending for the next run."""
+    from tripartite import batches
+
     return batches.collect(app.settings, app.graph, batch_id)
 
 

@@ -7,12 +7,14 @@ import json
 import os
 import sys
 import time
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import click
 
 from tripartite.infra.config import Settings, load_settings
-from tripartite.infra.graph import Graph, connect
+
+if TYPE_CHECKING:
+    from tripartite.infra.graph import Graph
 
 
 class App:
@@ -36,6 +38,8 @@ class App:
     @property
     def graph(self) -> Graph:
         if self._graph is None:
+            from tripartite.infra.graph import connect
+
             self._graph = self._ctx.with_resource(connect(self.settings))
         return self._graph
 

@@ -1,28 +1,22 @@
 """Measuring prompts: `eval` on the user's inputs, `tune` on the loaded objects, `demo` on the
-built-in sample."""
+built-in sample. Imports of the pipeline stay inside the commands, so --help stays fast."""
 from __future__ import annotations
 
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from tripartite.cli.common import App, concurrency_option, emit_json, number_list, output, pass_app, probability, say
+from tripartite.cli.defaults import SEARCH_LABELS
 from tripartite.cli.server import ensure_server
-from tripartite.evaluation.demo import DEMO_OBJECT, run_demo
-from tripartite.evaluation.judge import LexiconJudge
-from tripartite.evaluation.measure import SEARCH_LABELS, Measurement, RagSetting, Variant
-from tripartite.evaluation.report import per_object_table, summary_table, sweep_table, verdict_lines
-from tripartite.evaluation.run import EvalOptions, evaluate
-from tripartite.evaluation.tune import Budget, TunePoint, best_point, sweep
 from tripartite.infra.config import SelectionSettings
-from tripartite.infra.embeddings import make_embedder
 from tripartite.infra.errors import TripartiteError
-from tripartite.objects.store import list_objects
-from tripartite.pipeline import Inputs
-from tripartite.selection import reclassify
-from tripartite.selection.settings import effective, store_settings
+
+if TYPE_CHECKING:
+    from tripartite.evaluation.tune import Budget
 
 
 def budget_list(name: str):
@@ -101,6 +95,11 @@ def eval_command(app: App, documents: tuple[str, ...], ontology: str, objects: s
                  reset: bool, concurrency: int, as_json: bool) -> None:
     """Compare Tripartite prompts with vector RAG on DOCUMENTS..., ONTOLOGY and OBJECTS:
     per object, prompt tokens and how many of its concepts each prompt covers."""
+    from tripartite.evaluation.measure import RagSetting, Variant
+    from tripartite.evaluation.report import summary_table, verdict_lines
+    from tripartite.evaluation.run import EvalOptions, evaluate
+    from tripartite.pipeline import Inputs
+
     app.quiet = as_json
     defaults = app.settings.selection
     variants = ((Variant(), Variant(tokens_per_concept=None), Variant("paper", tokens_per_concept=None))
@@ -128,11 +127,16 @@ def eval_command(app: App, documents: tuple[str, ...], ontology: str, objects: s
 
 def budgets_of(absolute: tuple, per_concept: tuple) -> tuple[Budget, ...]:
     """The budgets of a sweep: each absolute one (None: no budget) and each per-concept one."""
+    from tripartite.evaluation.tune import Budget
+
     return (tuple(Budget(max_tokens=b) for b in absolute)
             + tuple(Budget(tokens_per_concept=n) for n in per_concept if n is not None)) or (Budget(),)
 
 
 def _tune_lines(result: dict) -> list[str]:
+    from tripartite.evaluation.report import sweep_table
+    from tripartite.evaluation.tune import TunePoint
+
     points = [TunePoint(**p) for p in result["points"]]
     best = TunePoint(**result["best"]) if result["best"] else None
     lines = sweep_table(sorted(points, key=lambda p: -p.median_density), best)
@@ -166,6 +170,13 @@ def tune_command(app: App, alphas: tuple, betas: tuple, absolute: tuple, per_con
                  coverage_floor: float, question: str | None, store: bool) -> dict:
     """Sweep alpha, beta and the token budget on the loaded objects; report (and with --store
     keep) the setting of best density at a coverage floor. Needs a selected graph."""
+    from tripartite.evaluation.judge import LexiconJudge
+    from tripartite.evaluation.tune import best_point, sweep
+    from tripartite.infra.embeddings import make_embedder
+    from tripartite.objects.store import list_objects
+    from tripartite.selection import reclassify
+    from tripartite.selection.settings import effective, store_settings
+
     graph, settings = app.graph, app.settings
     objects = [row["id"] for row in list_objects(graph)]
     if not objects:
@@ -193,6 +204,10 @@ def tune_command(app: App, alphas: tuple, betas: tuple, absolute: tuple, per_con
 def demo_command(app: App, as_json: bool) -> None:
     """The main job end to end on the built-in sample, offline: server, migrations, ingest,
     ontology, objects, analysis, selection, then one prompt and a comparison with vector RAG."""
+    from tripartite.evaluation.demo import DEMO_OBJECT, run_demo
+    from tripartite.evaluation.measure import Measurement
+    from tripartite.evaluation.report import per_object_table
+
     app.quiet = as_json
     ensure_server(app)
     result = run_demo(app.settings, app.graph, say)
@@ -213,7 +228,22 @@ def demo_command(app: App, as_json: bool) -> None:
         click.echo(line)
     click.echo("\nCovered: the concept's name or a synonym appears in the text the prompt cites; the object's concepts "
                "are those named in its own text.")
-    click.echo(f"Explore the graph: http://127.0.0.1:{app.settings.server.http_port}/browser/ (see the README)")
+    for line in where_it_lives(app.settings):
+        click.echo(line)
+
+
+def where_it_lives(settings) -> list[str]:
+    """The demo's last lines: what it leaves running, where the data is, how to stop and remove it."""
+    if settings.uri_from_user:
+        return [f"\nThe demo's graph is in the database {settings.neo4j_database} at {settings.neo4j_uri_shown} "
+                "(NEO4J_URI); explore it in Neo4j Browser."]
+    from tripartite.infra.server.local import LocalServer
+
+    status = LocalServer(settings.server, settings.cache_dir).status()
+    return [f"\nThe local Neo4j is still running (pid {status.pid}), with the demo's graph in {status.home}/data:",
+            f"  explore it:  {status.browser_url} (Connect, no authentication; see docs/browser.md)",
+            "  stop it:     tripartite server stop   (start it again with `tripartite server start`; the data stays)",
+            f"  remove it:   tripartite server remove (stops it and deletes {status.home})"]
 
 
 COMMANDS = [eval_command, tune_command, demo_command]

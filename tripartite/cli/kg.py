@@ -1,25 +1,21 @@
-"""The triplet graph of DB-GPT's GraphRAG: `kg extract`, `kg communities` and `kg status`."""
+"""The triplet graph of DB-GPT's GraphRAG: `kg extract`, `kg communities` and `kg status`.
+Imports of the pipeline stay inside the commands, so --help stays fast."""
 from __future__ import annotations
 
 import sys
 
 import click
 
-from tripartite import batches
+from tripartite.cli import defaults
 from tripartite.cli.batches import submitted_lines
 from tripartite.cli.common import App, accounting_lines, concurrency_option, output, pass_app, progress, say
-from tripartite.infra.embeddings import chunk_embedder
-from tripartite.infra.llm import open_runner
-from tripartite.infra.llm.prices import cost, cost_line
-from tripartite.infra.llm.providers import make_provider
-from tripartite.infra.locks import run_lock
-from tripartite.kg import communities, extract
-from tripartite.kg.extractive import ReportWriter
 
 REDO_STAGES = {"extract": ("extraction",), "communities": ("report", "summary")}
 
 
 def _accounting_lines(result: dict) -> list[str]:
+    from tripartite.infra.llm.prices import cost_line
+
     if "requests" in result:  # --batch
         return submitted_lines(result)
     if "stages" not in result:  # a dry run
@@ -50,6 +46,8 @@ def _others_note(others: list[dict], stages: tuple[str, ...], provider, command:
 
 def _show_cost_first(app: App, runner, tasks: list, what: str, yes: bool) -> None:
     """Before a redo: what it will spend; at a terminal, a question (--yes skips it)."""
+    from tripartite.infra.llm.prices import cost, cost_line
+
     priced = cost_line(cost(app.settings, runner, tasks))
     due = [t for t in tasks if not runner.is_cached(t)]
     say(f"redo: {len(tasks)} {what}, {len(due)} calls" + (f"; {priced}" if priced else ""))
@@ -107,6 +105,12 @@ def _check_redo(redo: bool, only_provider: str | None) -> None:
 def kg_extract(app: App, dry_run: bool, context_k: int, min_similarity: float, redo: bool, only_provider: str | None,
                yes: bool, concurrency: int, offline: bool, batch: bool) -> dict:
     """Extract entities and relations from every chunk not yet extracted (one call per chunk)."""
+    from tripartite import batches
+    from tripartite.infra.llm import open_runner
+    from tripartite.infra.llm.prices import cost
+    from tripartite.infra.locks import run_lock
+    from tripartite.kg import extract
+
     _check_redo(redo, only_provider)
     if batch and not dry_run:
         return batches.submit(app.settings, app.graph, "kg-extract",
@@ -139,7 +143,7 @@ def kg_extract(app: App, dry_run: bool, context_k: int, min_similarity: float, r
 @kg_group.command("communities")
 @click.option("--dry-run", is_flag=True,
               help="Detect the communities, then print the report calls and exact prompt tokens it would spend.")
-@click.option("--min-size", type=click.IntRange(min=2), default=communities.MIN_SIZE, show_default=True,
+@click.option("--min-size", type=click.IntRange(min=2), default=defaults.MIN_SIZE, show_default=True,
               help="Communities smaller than this get no report.")
 @_redo_options
 @concurrency_option
@@ -151,6 +155,14 @@ def kg_communities(app: App, dry_run: bool, min_size: int, redo: bool, only_prov
                    concurrency: int, offline: bool, batch: bool) -> dict:
     """Leiden communities of the entity graph (Graph Data Science), then a report for each community
     that has none or whose members' content changed."""
+    from tripartite import batches
+    from tripartite.infra.embeddings import chunk_embedder
+    from tripartite.infra.llm import open_runner
+    from tripartite.infra.llm.prices import cost
+    from tripartite.infra.locks import run_lock
+    from tripartite.kg import communities, extract
+    from tripartite.kg.extractive import ReportWriter
+
     _check_redo(redo, only_provider)
     with run_lock(app.graph, "kg", "kg extract or kg communities", say):
         detected = communities.detect(app.graph)
@@ -188,7 +200,7 @@ def _status_lines(s: dict) -> list[str]:
              f"relations, {s['concept_links']} linked to ontology concepts; {s['communities']} communities, "
              f"{s['reports']} with a report"]
     if s["unreported"]:
-        lines.append(f"{s['unreported']} communities of {communities.MIN_SIZE} or more members have no report (new, "
+        lines.append(f"{s['unreported']} communities of {defaults.MIN_SIZE} or more members have no report (new, "
                      "or withdrawn because their documents changed): run `tripartite kg communities`")
     for other in s["others"]:
         lines.append(f"{other['items']} {other['stage']}{'s' if other['items'] != 1 else ''} by {other['by']}, not "
@@ -201,6 +213,9 @@ def _status_lines(s: dict) -> list[str]:
 @pass_app
 def kg_status(app: App) -> dict:
     """How far the triplet graph is, and who made it."""
+    from tripartite.infra.llm.providers import make_provider
+    from tripartite.kg import extract
+
     status = extract.status(app.graph)
     provider = make_provider(app.settings, extract.offline_extractor(app.graph))
     configured = extract.made_by(provider)

@@ -1,20 +1,18 @@
-"""The lexical graph: `ingest`, `embed`, `documents list|remove` and `trace`."""
+"""The lexical graph: `ingest`, `embed`, `documents list|remove` and `trace`. Imports of the
+pipeline stay inside the commands, so --help stays fast."""
 from __future__ import annotations
 
 import click
 
 from tripartite.cli.common import App, output, pass_app, progress, rows_or_hint
-from tripartite.infra.embeddings import make_embedder
-from tripartite.lexical.token_counters import make_token_counter
 from tripartite.infra.errors import TripartiteError
-from tripartite.lexical.embed import embed_chunks, pending_count
-from tripartite.lexical.ingest import ingest_paths
-from tripartite.lexical.readers import discover
-from tripartite.lexical.store import list_documents, remove_document, trace_chunk
 
 
 def embed_pending(app: App) -> int:
     """Embed the chunks that lack a vector from the configured model, with a progress bar."""
+    from tripartite.infra.embeddings import make_embedder
+    from tripartite.lexical.embed import embed_chunks, pending_count
+
     embedder = make_embedder(app.settings)
     pending = pending_count(app.graph, embedder.name)
     if not pending:
@@ -52,6 +50,10 @@ def _ingest_lines(report: dict) -> list[str]:
 def ingest_command(app: App, paths: tuple[str, ...], chunk_tokens: int | None, max_mb: float | None,
                    no_embed: bool, replace: bool) -> dict:
     """Ingest Markdown, text and PDF files (or folders of them) into the lexical graph."""
+    from tripartite.lexical.ingest import ingest_paths
+    from tripartite.lexical.readers import discover
+    from tripartite.lexical.token_counters import make_token_counter
+
     settings = app.settings
     max_tokens = chunk_tokens or settings.chunking.max_tokens
     counter = make_token_counter(settings)
@@ -87,6 +89,8 @@ def documents_group() -> None:
 @pass_app
 def documents_list(app: App) -> list[dict]:
     """Every document with its sections, chunks and embedded chunks."""
+    from tripartite.lexical.store import list_documents
+
     return list_documents(app.graph)
 
 
@@ -96,6 +100,8 @@ def documents_list(app: App) -> list[dict]:
 @pass_app
 def documents_remove(app: App, document_id: str) -> dict:
     """Remove a document with its sections, chunks and everything derived from them."""
+    from tripartite.lexical.store import remove_document
+
     chunks = remove_document(app.graph, document_id)
     if chunks is None:
         raise TripartiteError(f"no document with id {document_id!r}; see `tripartite documents list`")
@@ -114,6 +120,8 @@ def _trace_lines(trace: dict) -> list[str]:
 @pass_app
 def trace_command(app: App, chunk_id: str) -> dict:
     """Print the path Document > Section > ... > Chunk of a chunk, with its text."""
+    from tripartite.lexical.store import trace_chunk
+
     trace = trace_chunk(app.graph, chunk_id)
     if trace is None:
         raise TripartiteError(f"no chunk with id {chunk_id!r}")

@@ -1,4 +1,5 @@
-"""The objects under investigation: `objects add|list|remove`."""
+"""The objects under investigation: `objects add|list|remove`. Imports of the pipeline stay
+inside the commands, so --help stays fast."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,11 +8,6 @@ import click
 
 from tripartite.cli.common import App, output, pass_app, rows_or_hint, say
 from tripartite.infra.errors import TripartiteError
-from tripartite.lexical.readers import discover
-from tripartite.objects.reader import SUPPORTED as OBJECT_FILES
-from tripartite.objects.reader import read_object
-from tripartite.objects.store import add_objects, list_objects
-from tripartite.selection.run import remove_objects
 
 
 @click.group("objects")
@@ -38,6 +34,11 @@ def _added_lines(report: dict) -> list[str]:
 @pass_app
 def objects_add(app: App, paths: tuple[str, ...], kind: str, replace: bool) -> dict:
     """Add objects from Markdown or text files (or folders of them); one file is one object."""
+    from tripartite.lexical.readers import discover
+    from tripartite.objects.reader import SUPPORTED as OBJECT_FILES
+    from tripartite.objects.reader import read_object
+    from tripartite.objects.store import add_objects
+
     found = discover(paths, kinds=OBJECT_FILES)
     if found.missing:
         raise TripartiteError(f"{found.missing[0]}: no such file or folder")
@@ -61,6 +62,8 @@ def objects_add(app: App, paths: tuple[str, ...], kind: str, replace: bool) -> d
 @pass_app
 def objects_list(app: App, kind: str | None) -> list[dict]:
     """The objects, with how many concepts each concerns."""
+    from tripartite.objects.store import list_objects
+
     return list_objects(app.graph, kind)
 
 
@@ -72,6 +75,9 @@ def objects_list(app: App, kind: str | None) -> list[dict]:
 @pass_app
 def objects_remove(app: App, object_ids: tuple[str, ...]) -> dict:
     """Remove objects with their extracts and Evidence."""
+    from tripartite.objects.store import list_objects
+    from tripartite.selection.run import remove_objects
+
     known = {row["id"] for row in list_objects(app.graph)}
     missing = [o for o in object_ids if o not in known]
     if missing:

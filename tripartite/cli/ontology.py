@@ -1,11 +1,10 @@
-"""Plugin ontologies: `ontology plugins|load|list`."""
+"""Plugin ontologies: `ontology plugins|load|list`. Imports of the pipeline stay inside the
+commands, so --help stays fast."""
 from __future__ import annotations
 
 import click
 
 from tripartite.cli.common import App, output, pass_app, rows_or_hint
-from tripartite.ontology.plugins import available_plugins, resolve
-from tripartite.ontology.store import list_ontologies, load_ontology
 
 
 @click.group("ontology")
@@ -21,6 +20,9 @@ def ontology_group() -> None:
 @pass_app
 def ontology_load(app: App, name_or_path: str, force: bool) -> dict:
     """Load a plugin ontology by NAME (see `ontology plugins`) or an ontology YAML file by PATH."""
+    from tripartite.ontology.plugins import resolve
+    from tripartite.ontology.store import load_ontology
+
     parsed, plugin = resolve(name_or_path)  # validated completely before anything is written
     written = load_ontology(app.graph, parsed, plugin.question if plugin else "", force=force)
     return {"ontology": parsed.name, "classes": len(parsed.classes), "concepts": len(parsed.concepts),
@@ -34,6 +36,8 @@ def ontology_load(app: App, name_or_path: str, force: bool) -> dict:
 @pass_app
 def ontology_list(app: App) -> list[dict]:
     """The ontologies loaded in the database."""
+    from tripartite.ontology.store import list_ontologies
+
     return list_ontologies(app.graph)
 
 
@@ -42,6 +46,8 @@ def ontology_list(app: App) -> list[dict]:
                          for p in plugins])
 def ontology_plugins() -> list[dict]:
     """The plugin ontologies shipped in plugins/."""
+    from tripartite.ontology.plugins import available_plugins
+
     return [{"name": p.name, "description": p.description, "object_kinds": list(p.object_kinds),
              "question": p.question, "folder": str(p.folder)} for p in available_plugins()]
 

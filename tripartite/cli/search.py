@@ -1,21 +1,14 @@
 """Prompts built by search: `search local|global QUESTION` over the triplet graph (DB-GPT's
-GraphRAG) and the vector-RAG baseline `rag-prompt`."""
+GraphRAG) and the vector-RAG baseline `rag-prompt`. Imports of the pipeline stay inside the
+commands, so --help stays fast."""
 from __future__ import annotations
 
 import click
 
+from tripartite.cli import defaults
 from tripartite.cli.common import App, concurrency_option, output, pass_app, probability, say
 from tripartite.cli.selection import question_option
-from tripartite.infra.embeddings import make_embedder
 from tripartite.infra.errors import TripartiteError
-from tripartite.infra.llm import open_runner
-from tripartite.infra.llm.providers import ProviderError, RetryableError
-from tripartite.search import global_search as global_module
-from tripartite.search import local_search as local_module
-from tripartite.search.global_search import PointRanker, global_search
-from tripartite.search.local_search import local_search
-from tripartite.search.vector import object_rag_prompt
-from tripartite.selection.prompt import reference_trail
 
 NEEDS_LLM = ("--answer needs an LLM: set TRIPARTITE_LLM_MODEL (plus OPENAI_API_KEY, or OPENAI_BASE_URL for a local "
              "OpenAI-compatible server)")
@@ -38,6 +31,9 @@ def _rag_text(result: dict) -> list[str]:
 def rag_prompt_command(app: App, object_id: str, top_k: int | None, min_score: float | None,
                        question: str | None) -> dict:
     """The vector-RAG baseline prompt for an object (neo4j-graphrag's VectorRetriever)."""
+    from tripartite.infra.embeddings import make_embedder
+    from tripartite.search.vector import object_rag_prompt
+
     if (top_k is None) == (min_score is None):
         raise click.UsageError("give exactly one of --top-k K or --min-score S")
     return object_rag_prompt(app.graph, make_embedder(app.settings), object_id, top_k, min_score,
@@ -45,6 +41,8 @@ def rag_prompt_command(app: App, object_id: str, top_k: int | None, min_score: f
 
 
 def reference_lines(references: list[dict]) -> list[str]:
+    from tripartite.selection.prompt import reference_trail
+
     return [f"[{ref['n']}] {reference_trail(ref)} (chunk {ref['chunk_id']})" for ref in references]
 
 
@@ -96,6 +94,9 @@ def search_options(command):
 def _search(app: App, run, question: str, dry_run: bool, answer: bool, offline: bool, concurrency: int,
             offline_provider) -> dict:
     """Run a search with the runner it needs, and send its prompt on with --answer."""
+    from tripartite.infra.llm import open_runner
+    from tripartite.infra.llm.providers import ProviderError, RetryableError
+
     settings = app.settings
     if answer and (offline or not settings.llm.configured):
         raise TripartiteError(NEEDS_LLM)
@@ -124,7 +125,7 @@ def search_group() -> None:
 
 @search_group.command("local")
 @search_options
-@click.option("--depth", type=click.IntRange(0, 3), default=local_module.DEPTH, show_default=True,
+@click.option("--depth", type=click.IntRange(0, 3), default=defaults.DEPTH, show_default=True,
               help="Hops of relations around the entities found.")
 @output(_search_text, formats=True)
 @pass_app
@@ -132,10 +133,13 @@ def search_local(app: App, question: str, max_tokens: int | None, dry_run: bool,
                  concurrency: int, depth: int) -> dict:
     """The local-search prompt for QUESTION: the entities its keywords name, the relations around
     them, their chunks (Document > Section > Chunk) and their communities (cypher/search/local.cypher)."""
+    from tripartite.infra.embeddings import make_embedder
+    from tripartite.search.global_search import PointRanker
+    from tripartite.search.local_search import MAX_TOKENS, local_search
+
     embedder = make_embedder(app.settings)
-    return _search(app, lambda runner: local_search(app.graph, question, embedder,
-                                                    max_tokens or local_module.MAX_TOKENS, depth, runner,
-                                                    dry_run=dry_run),
+    return _search(app, lambda runner: local_search(app.graph, question, embedder, max_tokens or MAX_TOKENS, depth,
+                                                    runner, dry_run=dry_run),
                    question, dry_run, answer, offline, concurrency, PointRanker())
 
 
@@ -143,8 +147,8 @@ def search_local(app: App, question: str, max_tokens: int | None, dry_run: bool,
 @search_options
 @click.option("--level", type=click.IntRange(min=0), default=None,
               help="The community level to map (default: the one whose reports cover the most entities, "
-                   f"among levels with at least {global_module.MIN_COMMUNITIES} reports).")
-@click.option("--map-tokens", type=click.IntRange(min=200), default=global_module.MAP_TOKENS, show_default=True,
+                   f"among levels with at least {defaults.MIN_COMMUNITIES} reports).")
+@click.option("--map-tokens", type=click.IntRange(min=200), default=defaults.MAP_TOKENS, show_default=True,
               help="The map step's budget: prompt tokens of all map calls together.")
 @output(_search_text, formats=True)
 @pass_app
@@ -153,10 +157,12 @@ def search_global(app: App, question: str, max_tokens: int | None, dry_run: bool
     """The global-search prompt for QUESTION: the community reports most similar to it mapped to
     scored points (one LLM call per batch; offline, their closest sentences), the best points
     within the budget, with the communities and chunks behind them."""
+    from tripartite.infra.embeddings import make_embedder
+    from tripartite.search.global_search import MAX_TOKENS, PointRanker, global_search
+
     embedder = make_embedder(app.settings)
-    return _search(app, lambda runner: global_search(app.graph, question, embedder, runner,
-                                                     max_tokens or global_module.MAX_TOKENS, level, map_tokens,
-                                                     dry_run),
+    return _search(app, lambda runner: global_search(app.graph, question, embedder, runner, max_tokens or MAX_TOKENS,
+                                                     level, map_tokens, dry_run),
                    question, dry_run, answer, offline, concurrency, offline_provider=PointRanker())
 
 

@@ -1,19 +1,13 @@
-"""Selection and prompts: `select`, `prompt` and `ask`."""
+"""Selection and prompts: `select`, `prompt` and `ask`. Imports of the pipeline stay inside
+the commands, so --help stays fast."""
 from __future__ import annotations
 
 import click
 
 from tripartite.cli.common import App, output, pass_app, probability, say
+from tripartite.cli.defaults import MODES, RAG_TOP_K, SELECTIONS
 from tripartite.infra.config import SelectionSettings
-from tripartite.infra.embeddings import make_embedder
 from tripartite.infra.errors import TripartiteError
-from tripartite.infra.llm import open_runner
-from tripartite.infra.llm.providers import ProviderError, RetryableError
-from tripartite.search.global_search import PointRanker
-from tripartite.search.modes import MODES, RAG_TOP_K, object_prompt
-from tripartite.selection import select, tripartite_prompt
-from tripartite.selection.prompt import SELECTIONS, reference_trail
-from tripartite.selection.settings import effective
 
 
 def _select_lines(report: dict) -> list[str]:
@@ -43,6 +37,9 @@ def select_command(app: App, alpha: float | None, beta: float | None, object_ids
                    concurrency: int | None) -> dict:
     """Score every (object, concept, chunk) candidate and classify it (cypher/selection/).
     With --object, score those objects alone and update only what their scores change."""
+    from tripartite.selection import select
+    from tripartite.selection.settings import effective
+
     chosen = effective(app.graph, app.settings.selection, alpha=alpha, beta=beta)
     report = select(app.graph, chosen.alpha, chosen.beta, list(object_ids) or None,
                     concurrency=concurrency or app.settings.selection.concurrency, on_wait=say)
@@ -76,6 +73,9 @@ def prompt_options(command):
 
 def build(app: App, object_id: str, **flags) -> dict:
     """The object's Tripartite prompt under the flags given and the settings that apply."""
+    from tripartite.selection import tripartite_prompt
+    from tripartite.selection.settings import effective
+
     chosen = effective(app.graph, app.settings.selection, **flags)
     return tripartite_prompt(app.graph, object_id, chosen.question or None, chosen.max_per_concept,
                              chosen.max_tokens, chosen.mode, chosen.tokens_per_concept or None)
@@ -97,6 +97,10 @@ def mode_option(command):
 
 def other_mode(app: App, object_id: str, mode: str, flags: dict, runner) -> dict:
     """The object's prompt built by rag, local or global search."""
+    from tripartite.infra.embeddings import make_embedder
+    from tripartite.search.modes import object_prompt
+    from tripartite.selection.settings import effective
+
     chosen = effective(app.graph, app.settings.selection, **flags)
     built = object_prompt(app.graph, object_id, mode, make_embedder(app.settings), runner, chosen.question or None,
                           flags.get("max_tokens"))
@@ -113,6 +117,9 @@ def other_mode(app: App, object_id: str, mode: str, flags: dict, runner) -> dict
 def prompt_command(app: App, object_id: str, prompt_mode: str, **flags) -> dict:
     """The prompt for one object: its concepts, each with the selected evidence and references
     (or, with --mode, the prompt vector RAG, local or global search builds for it)."""
+    from tripartite.infra.llm import open_runner
+    from tripartite.search.global_search import PointRanker
+
     if prompt_mode == "tripartite":
         return build(app, object_id, **flags)
     with open_runner(app.settings, PointRanker()) as runner:
@@ -127,6 +134,10 @@ def prompt_command(app: App, object_id: str, prompt_mode: str, **flags) -> dict:
 def ask_command(app: App, object_id: str, prompt_mode: str, **flags) -> None:
     """Send the object's prompt (Tripartite, or --mode rag|local|global) to the configured LLM;
     print the answer and the prompt's references."""
+    from tripartite.infra.llm import open_runner
+    from tripartite.infra.llm.providers import ProviderError, RetryableError
+    from tripartite.selection.settings import effective
+
     settings = app.settings
     if not settings.llm.configured:
         raise TripartiteError("ask needs an LLM: set TRIPARTITE_LLM_MODEL (plus OPENAI_API_KEY, or "
@@ -156,6 +167,8 @@ def ask_command(app: App, object_id: str, prompt_mode: str, **flags) -> None:
 
 
 def _print_answer(text: str, references: list[dict]) -> None:
+    from tripartite.selection.prompt import reference_trail
+
     click.echo(text.strip())
     if references:
         click.echo("\nReferences:")

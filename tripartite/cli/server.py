@@ -1,16 +1,23 @@
-"""`tripartite server`: the local Neo4j 5.26 + APOC + Browser, from Maven Central jars."""
+"""`tripartite server`: the local Neo4j 5.26 + APOC + Browser, from Maven Central jars.
+Imports of the server's code stay inside the commands, so --help stays fast."""
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import click
 
 from tripartite.cli.common import App, output, pass_app, say
-from tripartite.infra.server.local import LocalServer, ServerStatus
+
+if TYPE_CHECKING:
+    from tripartite.infra.server.local import LocalServer, ServerStatus
 
 
 def local_server(app: App, bolt_port: int | None = None, http_port: int | None = None) -> LocalServer:
+    from tripartite.infra.server.local import LocalServer
+
     settings = app.settings.server
     if bolt_port:
         settings = replace(settings, bolt_port=bolt_port)
@@ -35,6 +42,12 @@ def status_lines(status: ServerStatus) -> list[str]:
     return [f"not running (home {status.home})"]
 
 
+def _status_dict_lines(status: dict) -> list[str]:
+    from tripartite.infra.server.local import ServerStatus
+
+    return status_lines(ServerStatus(**status))
+
+
 @click.group("server")
 def server_group() -> None:
     """The local Neo4j 5.26 + APOC + Browser, built from Maven Central jars (no Docker)."""
@@ -43,7 +56,7 @@ def server_group() -> None:
 @server_group.command("start")
 @click.option("--bolt-port", type=int, help="Bolt port (default 7687, or TRIPARTITE_BOLT_PORT).")
 @click.option("--http-port", type=int, help="HTTP/Browser port (default 7474, or TRIPARTITE_HTTP_PORT).")
-@output(lambda status: status_lines(ServerStatus(**status)))
+@output(_status_dict_lines)
 @pass_app
 def server_start(app: App, bolt_port: int | None, http_port: int | None) -> dict:
     """Resolve the jars (first time only), write the config, start, and wait for Bolt."""
@@ -64,11 +77,27 @@ def server_stop(app: App) -> dict:
 
 
 @server_group.command("status")
-@output(lambda status: status_lines(ServerStatus(**status)), exit_code=lambda status: 0 if status["running"] else 3)
+@output(_status_dict_lines, exit_code=lambda status: 0 if status["running"] else 3)
 @pass_app
 def server_status(app: App) -> dict:
     """Say whether the local server runs, and where. Exit code 3 when it does not."""
     return local_server(app).status().as_dict()
+
+
+@server_group.command("remove")
+@click.option("--yes", is_flag=True, help="Do not ask first.")
+@output(lambda removed: [f"removed {removed['home']}" if removed["removed"] else f"nothing at {removed['home']}"])
+@pass_app
+def server_remove(app: App, yes: bool) -> dict:
+    """Stop the local server and delete its home: its databases, logs and settings (the jar
+    cache stays, so a later start is quick)."""
+    local = local_server(app)
+    if not local.home.exists():
+        return {"home": str(local.home), "removed": False}
+    if not yes and sys.stdin.isatty():
+        click.confirm(f"delete {local.home} and every database in it?", abort=True, err=True)
+    local.remove()
+    return {"home": str(local.home), "removed": True}
 
 
 @server_group.command("logs")

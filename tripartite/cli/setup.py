@@ -1,11 +1,10 @@
-"""Setting up: `migrate`, `doctor`, `config` and `models fetch`."""
+"""Setting up: `migrate`, `doctor`, `config` and `models fetch`. Imports of the pipeline stay
+inside the commands, so --help stays fast."""
 from __future__ import annotations
 
 import click
 
 from tripartite.cli.common import App, emit_json, output, pass_app, say
-from tripartite.infra import migrations
-from tripartite.infra.doctor import run_checks
 
 
 def _status_lines(states: list[dict]) -> list[str]:
@@ -19,6 +18,8 @@ def _status_lines(states: list[dict]) -> list[str]:
 @pass_app
 def migrate_command(app: App, show_status: bool, as_json: bool) -> None:
     """Apply cypher/migrations/V<NNN>__<description>.cypher in version order, then changed R__ ones."""
+    from tripartite.infra import migrations
+
     folder = app.settings.migrations_dir
     if show_status:
         states = [{**vars(s), "label": s.label} for s in migrations.status(app.graph, folder)]
@@ -51,6 +52,8 @@ def migrate_command(app: App, show_status: bool, as_json: bool) -> None:
 @pass_app
 def doctor_command(app: App) -> list[dict]:
     """Check Neo4j, APOC, migrations, the embedding model and the LLM endpoint."""
+    from tripartite.infra.doctor import run_checks
+
     return [c.as_dict() for c in run_checks(app.settings)]
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
+from tripartite.evaluation.constants import SEARCH_LABELS
 from tripartite.evaluation.judge import LexiconJudge, LLMJudge
 from tripartite.infra.config import SelectionSettings, question_or_default
 from tripartite.infra.graph import Graph
@@ -33,9 +34,6 @@ from tripartite.selection import tripartite_prompt
 TRIPARTITE = "Tripartite"
 SAME_BUDGET = "RAG same budget"  # per object, as many top chunks as fit in the Tripartite prompt's tokens
 REACH_K = 40                     # reach: what RAG top-40 covers
-
-
-SEARCH_LABELS = {"local": "Local search", "global": "Global search"}
 
 
 def is_tripartite(method: str) -> bool:

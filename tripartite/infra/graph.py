@@ -2,16 +2,15 @@
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 from urllib.parse import unquote, urlsplit, urlunsplit
-
-import neo4j
-from neo4j import GraphDatabase
-from neo4j.exceptions import AuthError, ConfigurationError, ServiceUnavailable
 
 from tripartite.infra import cypher
 from tripartite.infra.config import Settings, mask_userinfo
 from tripartite.infra.errors import Neo4jUnavailable
+
+if TYPE_CHECKING:  # the driver is imported when a command first connects, not for --help
+    import neo4j
 
 T = TypeVar("T")
 
@@ -42,7 +41,9 @@ class Graph:
         """Run cypher/<name>.cypher; return the rows of its last statement."""
         script = cypher.script(name)
         if script.mode == "read":
-            with self.driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS) as session:
+            from neo4j import READ_ACCESS
+
+            with self.driver.session(database=self.database, default_access_mode=READ_ACCESS) as session:
                 if len(script.statements) == 1:  # no BEGIN and COMMIT round trips for a prompt
                     return [_row(record) for record in session.run(script.statements[0].text, params)]
                 return session.execute_read(lambda tx: _run_statements(tx, script, params))
@@ -86,6 +87,9 @@ def _row(record: neo4j.Record) -> dict:
 def open_driver(settings: Settings, connect_timeout: float = 10.0) -> neo4j.Driver:
     """A connected driver, or Neo4jUnavailable naming the URI (never a password) and what to do.
     A user and password written into the URI are taken as the credentials."""
+    from neo4j import GraphDatabase
+    from neo4j.exceptions import AuthError, ConfigurationError, ServiceUnavailable
+
     address, user, password = _split_userinfo(settings.neo4j_uri)
     user = user or settings.neo4j_user
     password = settings.neo4j_password or password

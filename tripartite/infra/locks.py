@@ -17,8 +17,6 @@ import time
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
-from neo4j.exceptions import Neo4jError
-
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph, ScriptTransaction
 
@@ -39,6 +37,8 @@ def to_stderr(message: str) -> None:
 def ensure_lock_constraint(graph: Graph) -> None:
     """The constraint that makes a lock one node (migration V011 has it; a database that is not
     migrated yet, as on the first `migrate`, gets it here)."""
+    from neo4j.exceptions import Neo4jError
+
     for attempt in range(5):  # two first runs may create it at once
         try:
             graph.run("infra/lock_constraint")

@@ -30,10 +30,7 @@ import re
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable
-
-import neo4j
-from neo4j.exceptions import CypherSyntaxError, Neo4jError
+from typing import TYPE_CHECKING, Callable
 
 from tripartite.infra.config import SelectionSettings
 from tripartite.infra.cypher import Statement, read_script, split_statements
@@ -41,6 +38,10 @@ from tripartite.infra.errors import MigrationError
 from tripartite.infra.graph import Graph, ScriptTransaction
 from tripartite.infra.locks import run_lock
 from tripartite.infra.paths import cypher_dir
+
+if TYPE_CHECKING:
+    import neo4j
+    from neo4j.exceptions import Neo4jError
 
 SELECTION_DEFAULTS = asdict(SelectionSettings())
 LOCK_WAIT_SECONDS = 600.0
@@ -231,6 +232,8 @@ def _check_history(files: list[MigrationFile], applied: dict[int, dict], folder:
 
 
 def _validate(session: neo4j.Session, migration: MigrationFile, params: dict) -> None:
+    from neo4j.exceptions import CypherSyntaxError, Neo4jError
+
     for statement in migration.statements:
         try:
             session.run("EXPLAIN " + statement.text, params).consume()
@@ -243,6 +246,8 @@ def _validate(session: neo4j.Session, migration: MigrationFile, params: dict) ->
 
 
 def _apply_one(graph: Graph, migration: MigrationFile) -> float:
+    from neo4j.exceptions import Neo4jError
+
     database = graph.database
     target = migration.database or database
     record = {"version": migration.version, "description": migration.description, "file": migration.name,

@@ -15,12 +15,11 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from neo4j.exceptions import ClientError
-
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.infra.llm.runner import TOTALS, LLMRunner
 from tripartite.infra.tokens import count_tokens
+from tripartite.kg.constants import MIN_SIZE
 from tripartite.kg.extractive import extractive_report, extractive_summary
 from tripartite.kg.prompts import report_prompt, summary_prompt
 from tripartite.lexical.sentences import sentences_of
@@ -30,7 +29,6 @@ from tripartite.kg.schema import (REPORT_ANSWER_TOKENS, REPORT_JSON_SCHEMA, REPO
 
 PROJECTION = "tripartite-entities"
 SEED = 42
-MIN_SIZE = 5               # smaller communities get no report
 REPORT_INPUT_TOKENS = 500  # a report's data, at most
 SUMMARY_WORDS = 60
 DESCRIPTION_CHARS = 1500   # joined chunk descriptions longer than this get summarised
@@ -82,6 +80,8 @@ class SummaryTask:
 
 
 def require_gds(graph: Graph) -> str:
+    from neo4j.exceptions import ClientError
+
     try:
         return graph.one("kg/gds_version")["version"]
     except ClientError:

@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Sequence
 
-from neo4j.exceptions import TransientError
-
 from tripartite.infra.graph import Graph, ScriptTransaction
 from tripartite.lexical.model import DocumentRecords, IngestError
 
@@ -55,6 +53,8 @@ def write_documents(graph: Graph, batch: Sequence[DocumentRecords]) -> None:
     """Replace the given documents in one transaction: all of them are written, or none."""
     if not batch:
         return
+    from neo4j.exceptions import TransientError
+
     try:
         graph.write_transaction(lambda tx: _write_batch(tx, batch))
     except TransientError as exc:

@@ -14,6 +14,7 @@ from tripartite.infra.graph import Graph
 from tripartite.infra.llm.schemas import array, budget, number, obj, string
 from tripartite.infra.llm.tasks import InvalidAnswer, load_json
 from tripartite.infra.tokens import count_tokens, truncate_to_tokens
+from tripartite.search.constants import MAP_TOKENS, MIN_COMMUNITIES
 from tripartite.search.gaps import triplet_graph_gaps
 from tripartite.search.layout import SearchPrompt
 
@@ -30,10 +31,8 @@ INTRO = ("Answer the question from the points below, which the knowledge graph's
 MAX_TOKENS = 3000         # the final prompt, by default
 CHUNKS_PER_COMMUNITY = 3  # the chunks named behind each community's points
 MAP_LIMIT = 8            # communities mapped at most, the most relevant first
-MAP_TOKENS = 4000        # the map step's prompt tokens, all calls together (by default)
 MAP_BATCH_TOKENS = 1500  # reports per map call, at most
 REPORT_TOKENS = 900      # a longer report is cut for the map step
-MIN_COMMUNITIES = 4      # the default level has at least this many reports, where one does
 POINTS_PER_BATCH = 5     # offline: sentences taken per batch
 POINTS_PER_CALL = 10     # a map answer's points, at most
 POINT_CHARS = 400        # a point's length, at most

@@ -9,6 +9,7 @@ from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.infra.llm.providers import ConceptInfo
 from tripartite.infra.tokens import count_tokens, truncate_to_tokens
+from tripartite.search.constants import DEPTH
 from tripartite.search.keywords import keywords_task, offline_keywords
 from tripartite.search.gaps import triplet_graph_gaps
 from tripartite.search.layout import SearchPrompt
@@ -16,7 +17,6 @@ from tripartite.search.layout import SearchPrompt
 INTRO = ("Answer the question from the knowledge graph's entities, relations and community reports below and "
          "from the numbered sources; cite the sources you use by their numbers in brackets.")
 MAX_TOKENS = 4000
-DEPTH = 2
 ENTITY_LIMIT, RELATION_LIMIT, CHUNK_LIMIT = 10, 40, 12
 
 

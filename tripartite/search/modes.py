@@ -9,13 +9,11 @@ from tripartite.infra.config import question_or_default
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.objects.store import object_text
+from tripartite.search.constants import MODES, RAG_TOP_K
 from tripartite.search.global_search import global_search
 from tripartite.search.local_search import local_search
 from tripartite.search.vector import object_rag_prompt
 from tripartite.selection import tripartite_prompt
-
-MODES = ("tripartite", "rag", "local", "global")
-RAG_TOP_K = 5
 
 
 def _subject(graph: Graph, object_id: str, question: str | None) -> tuple[dict, str]:

@@ -2,7 +2,9 @@
 query (for an object, its text), through neo4j-graphrag's VectorRetriever."""
 from __future__ import annotations
 
-import neo4j
+import warnings
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Iterator
 
 from tripartite.infra.config import question_or_default
 from tripartite.infra.embeddings import as_graphrag_embedder
@@ -11,6 +13,22 @@ from tripartite.infra.graph import Graph
 from tripartite.infra.tokens import count_tokens
 from tripartite.lexical.embed import INDEX_NAME
 from tripartite.objects.store import object_text
+
+if TYPE_CHECKING:
+    import neo4j
+
+# neo4j-graphrag 1.x warns on every vector search that its result rows' default `id` column
+# (the element id) goes away in 2.0. Nothing here reads that column: the formatter takes the
+# chunk's own `id` property from the node, so the warning says nothing about this project.
+GRAPHRAG_ID_DEPRECATION = "The default returned 'id' field in the search results will be removed in version 2.0"
+
+
+@contextmanager
+def quiet_graphrag_id_deprecation() -> Iterator[None]:
+    """A neo4j-graphrag vector search without that one warning (see above)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=GRAPHRAG_ID_DEPRECATION, category=DeprecationWarning)
+        yield
 
 
 def retrieve(graph: Graph, embedder, query: str, top_k: int | None, min_score: float | None) -> list[dict]:
@@ -31,7 +49,8 @@ def retrieve(graph: Graph, embedder, query: str, top_k: int | None, min_score: f
     # The vector index is approximate (HNSW): a small k can miss a chunk a larger one finds,
     # and two builds of the index can rank differently. A metadata filter makes the retriever
     # rank exactly, over the chunks this model embedded, so the baseline gets its true best k.
-    items = retriever.search(query_text=query, top_k=top_k, filters={"embedding_model": embedder.name}).items
+    with quiet_graphrag_id_deprecation():
+        items = retriever.search(query_text=query, top_k=top_k, filters={"embedding_model": embedder.name}).items
     chunks = [{"chunk_id": i.metadata["chunk_id"], "score": i.metadata["score"], "text": i.content} for i in items]
     if min_score is not None:
         chunks = [c for c in chunks if c["score"] >= min_score]

@@ -14,8 +14,6 @@ import uuid
 from dataclasses import dataclass
 from typing import Callable
 
-from neo4j.exceptions import ClientError, DriverError
-
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.infra.locks import run_lock, to_stderr
@@ -94,6 +92,8 @@ FALLBACK_CONCURRENCY = 2  # where the server does not say (dbms.queryJmx refused
 def server_concurrency(graph: Graph) -> int:
     """The Neo4j server's processors: the selection's concurrent transactions by default.
     Its transactions run on the server, so the client's processors do not matter."""
+    from neo4j.exceptions import ClientError, DriverError
+
     try:
         row = graph.one("infra/server_processors")
     except (ClientError, DriverError):

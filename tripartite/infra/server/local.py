@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -20,7 +21,7 @@ from typing import Callable
 from tripartite.infra.config import ServerSettings
 from tripartite.infra.errors import ServerError
 from tripartite.infra.server.java import find_java
-from tripartite.infra.server.maven import ServerJars, resolve_jars
+from tripartite.infra.server.maven import ServerJars, file_lock, resolve_jars
 
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 # Neo4j's off-heap buffers need these on Java 17+; without java.nio the start fails with
@@ -122,6 +123,14 @@ class LocalServer:
 
     # ---- lifecycle ---------------------------------------------------------------------
     def start(self) -> ServerStatus:
+        """Start the server (or find it running). Two starts at once on one home take turns:
+        the second waits for the first, then finds the server running."""
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        with file_lock(self.run_dir / "start.lock",
+                       lambda: self.say("another `tripartite server start` is starting this server; waiting for it")):
+            return self._start()
+
+    def _start(self) -> ServerStatus:
         current = self.status()
         if current.running:
             return current
@@ -179,6 +188,15 @@ class LocalServer:
         _terminate(pid, grace)
         self._forget(pid)
         return True
+
+    def remove(self) -> None:
+        """Stop the server and delete its home (databases, logs, settings); the jars stay cached."""
+        self.stop()
+        if self.home.exists():
+            if not (self.conf_dir / "neo4j.conf").is_file() and any(self.home.iterdir()):
+                raise ServerError(f"{self.home} does not look like a tripartite server home (no conf/neo4j.conf); "
+                                  "it was left as it is")
+            shutil.rmtree(self.home)
 
     def _forget(self, pid: int) -> None:
         """Drop the pid file if it still names `pid` (another start may have replaced it)."""
