@@ -341,9 +341,10 @@ def wait_for_line(process, needle: str, timeout: float = 60) -> str:
 
 @pytest.mark.parametrize("lock, command", [("migrate", ["migrate"]), ("select", ["select"]),
                                            ("kg", ["kg", "extract"]), ("analyze", ["analyze"])])
-def test_a_second_run_waits_for_the_first_and_says_so(sample, neo4j_db, lock, command):
+def test_a_second_run_waits_for_the_first_and_says_so(env, neo4j_db, lock, command):
+    assert invoke(["ontology", "load", "cardiology"], env).exit_code == 0  # something to analyse for
     release = held_lock(neo4j_db, lock)
-    process = started(command, sample)
+    process = started(command, env)
     try:
         said = wait_for_line(process, "waiting for it to finish")
         assert "is running on this database; waiting for it to finish" in said, said

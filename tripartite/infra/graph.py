@@ -61,9 +61,12 @@ class Graph:
         rows = self.run(name, **params)
         return rows[0] if rows else None
 
-    def write_transaction(self, work: Callable[[ScriptTransaction], T]) -> T:
-        """Run `work` in one write transaction (retried by the driver on transient errors)."""
-        with self.driver.session(database=self.database) as session:
+    def write_transaction(self, work: Callable[[ScriptTransaction], T], retry: bool = True) -> T:
+        """Run `work` in one write transaction, retried by the driver on transient errors (up
+        to 30 s) unless `retry` is False: a transaction too big for the server's memory fails
+        the same way every time, so its caller asks for one try."""
+        options = {} if retry else {"max_transaction_retry_time": 0}
+        with self.driver.session(database=self.database, **options) as session:
             return session.execute_write(lambda tx: work(ScriptTransaction(tx)))
 
     def close(self) -> None:

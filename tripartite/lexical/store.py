@@ -56,7 +56,10 @@ def write_documents(graph: Graph, batch: Sequence[DocumentRecords]) -> None:
     from neo4j.exceptions import TransientError
 
     try:
-        graph.write_transaction(lambda tx: _write_batch(tx, batch))
+        # One try: a batch too big for the server's transaction memory fails alike every time
+        # (the driver would retry it for 30 s); anything else transient is one line, and a
+        # second ingest writes only what is missing.
+        graph.write_transaction(lambda tx: _write_batch(tx, batch), retry=False)
     except TransientError as exc:
         if "MemoryPoolOutOfMemoryError" not in (exc.code or ""):
             raise
