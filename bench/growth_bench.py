@@ -1,6 +1,6 @@
 """How cost grows: the whole pipeline at three or more sizes, with each step's growth exponent.
 
-    python bench/growth_bench.py [--sizes 10000,100000,1000000] [--concurrency 1] [--save rows.json]
+    python bench/growth_bench.py [--sizes 10000,100000,1000000,10000000] [--concurrency 1] [--save rows.json]
     python bench/growth_bench.py --load rows.json      # the tables again from saved measurements
 
 Each size multiplies the chunks and the objects by the square root of its factor, so the
@@ -8,7 +8,8 @@ candidates (object, concept, chunk) grow by the factor. Documents and anamneses 
 from the cardiology plugin's concept names (each chunk names 5 concepts, each object 10), so
 the offline extractive provider finds them as a model would. Per size: ingest with chunk
 embeddings, the analysis' dry run (LLM calls and exact prompt tokens), the offline analysis'
-wall time, a full select (at the server's processors and at --concurrency for comparison),
+wall time, a full select (on the path select chooses, at the server's processors and at
+--concurrency, and on the Cypher scripts for comparison),
 one new object end to end (added, analysed, selected incrementally) and prompt building.
 The exponent b of each step is the least-squares slope of log(time) against
 log(candidates): time ~ candidates^b. The capacity figures extrapolate each step on its own
@@ -28,6 +29,7 @@ from pathlib import Path
 import numpy as np
 from neo4j import GraphDatabase
 
+from selection_bench import clear_store
 from throwaway import throwaway_server
 
 from tripartite.analysis import Analyzer, dry_run_figures
@@ -46,13 +48,15 @@ from tripartite.objects.reader import read_object
 from tripartite.objects.store import add_objects
 from tripartite.ontology.reader import parse_ontology
 from tripartite.ontology.store import load_ontology
-from tripartite.selection import build_prompt, prompt_material, select
+from tripartite.selection import select, tripartite_prompt
+from tripartite.selection.engine import Engine, choose
 from tripartite.selection.run import server_concurrency
 
 BASE_CHUNKS, BASE_OBJECTS = 100, 50  # 10,000 candidates: 27 concepts, 5 per chunk, 10 per object
 CONCEPTS_PER_CHUNK, CONCEPTS_PER_OBJECT, SECTIONS_PER_DOCUMENT = 5, 10, 50
 STEPS = ("ingest + embed", "analysis (offline)", "select, full (cold)", "select, full, warm",
-         "select, full, warm at --concurrency", "one new object (add, analyse, select)", "prompt build p50")
+         "select, full, warm at --concurrency", "select, full, warm, Cypher scripts",
+         "one new object (add, analyse, select)", "prompt build p50")
 
 
 def write_corpus(folder: Path, chunks: int, objects: int, names: list[str], rng) -> tuple[list[Path], list[Path]]:
@@ -121,12 +125,14 @@ def one_size(settings, factor: float, names, ontology, compare_concurrency: int)
             row["candidates"] = report.candidates
             # Full runs again from no scores, warm: at the comparison concurrency and at the
             # server's processors (the default).
-            for name, concurrency in (("select, full, warm at --concurrency", compare_concurrency),
-                                      ("select, full, warm", None)):
-                with driver.session() as session:  # IN TRANSACTIONS needs an auto-commit query
-                    session.run("MATCH (e:Evidence) CALL (e) { DELETE e } IN TRANSACTIONS OF 10000 ROWS").consume()
-                driver.execute_query("MATCH (o:Object) REMOVE o.evidence_count, o.evidence_run")
-                _, row[name] = timed(lambda: select(graph, 0.9, 0.5, concurrency=concurrency))
+            # The path `select` chooses (the plugin where the server has it), and the Cypher scripts.
+            active, cypher = choose(graph), Engine("cypher", "bench")
+            row["engine"] = active.name
+            for name, concurrency, engine in (("select, full, warm at --concurrency", compare_concurrency, active),
+                                              ("select, full, warm, Cypher scripts", None, cypher),
+                                              ("select, full, warm", None, active)):
+                clear_store(driver)
+                _, row[name] = timed(lambda: select(graph, 0.9, 0.5, concurrency=concurrency, engine=engine))
 
             def new_object():
                 path = write_note(folder / "anamneses", objects, names, rng)
@@ -136,9 +142,9 @@ def one_size(settings, factor: float, names, ontology, compare_concurrency: int)
             _, row["one new object (add, analyse, select)"] = timed(new_object)
 
             ids = [f"patient-{n:05d}" for n in range(min(objects, 20))]
-            for object_id in ids[-3:]:  # warm-up: the server compiles the query plan
-                prompt_material(graph, object_id)
-            timings = [timed(lambda: build_prompt(o, prompt_material(graph, o), "Q?", 0.9, 0.5))[1] for o in ids]
+            for object_id in ids[-3:]:  # warm-up: the server compiles the query plans
+                tripartite_prompt(graph, object_id, "Q?")
+            timings = [timed(lambda: tripartite_prompt(graph, o, "Q?", percentiles=False))[1] for o in ids]
             row["prompt build p50"] = statistics.median(timings)
             row["evidence nodes"] = driver.execute_query("MATCH (e:Evidence) RETURN count(e) AS n").records[0]["n"]
 
@@ -173,7 +179,7 @@ def extrapolate(rows: list[dict], candidates: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--sizes", default="10000,100000,1000000", help="target candidates, comma-separated")
+    parser.add_argument("--sizes", default="10000,100000,1000000,10000000", help="target candidates, comma-separated")
     parser.add_argument("--concurrency", type=int, default=1, help="the comparison run's concurrency")
     parser.add_argument("--save", help="write the measurements to this JSON file")
     parser.add_argument("--load", help="print the tables from measurements saved before")
@@ -200,6 +206,7 @@ def report(rows: list[dict], concurrency: int) -> None:
           f"{rows[0]['server processors']})\n")
     print("| step | " + " | ".join(f"{c:,} candidates" for c in candidates) + " | exponent b (time ~ n^b) |")
     print("|---|" + "---:|" * len(rows) + "---:|")
+    print("| selection path | " + " | ".join(r.get("engine", "cypher") for r in rows) + " | |")
     for name in ["chunks", "objects", "evidence nodes", "llm calls", "prompt tokens"]:
         print(f"| {name} | " + " | ".join(f"{r[name]:,}" for r in rows) + f" | {exponent(candidates, [r[name] for r in rows]):.2f} |")
     for name in STEPS:

@@ -6,6 +6,9 @@ from click.testing import CliRunner
 
 from conftest import cli_env
 from tripartite.cli import cli
+from tripartite.infra.graph import Graph
+from tripartite.infra.server.plugin import source_hash
+from tripartite.selection.engine import plugin_version
 
 pytestmark = pytest.mark.neo4j
 
@@ -46,6 +49,15 @@ def test_doctor_passes_on_a_migrated_database(neo4j_db, tmp_path):
     assert checks["migrations current"]["ok"]
     assert checks["embedding model loadable"]["ok"] and "384" in checks["embedding model loadable"]["detail"]
     assert checks["LLM endpoint"]["ok"]
+    # The selection store's version, and the path its steps take on this server (and why).
+    selection = checks["selection"]
+    assert selection["ok"] and selection["detail"].startswith("store version 2")
+    with neo4j_db.driver() as driver:
+        with_plugin = plugin_version(Graph(driver, neo4j_db.database)) == source_hash()
+    assert ("the procedure plugin" if with_plugin else "the Cypher scripts") in selection["detail"]
+    forced = invoke(["doctor", "--json"], {**env, "TRIPARTITE_SELECT_ENGINE": "cypher"})
+    detail = {c["name"]: c for c in json.loads(forced.output)}["selection"]["detail"]
+    assert "the Cypher scripts, as [selection] engine asks" in detail
 
 
 def test_doctor_flags_pending_migrations(neo4j_db, tmp_path):

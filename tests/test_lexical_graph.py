@@ -97,13 +97,13 @@ def test_changed_file_replaces_its_chunks_and_everything_derived(driver, env, co
     assert invoke(["ingest", str(corpus), "--no-embed"], env).exit_code == 0
     old_ids = {r["id"] for r in rows(driver, "MATCH (c:Chunk {document_id: 'hypertension'}) RETURN c.id AS id")}
     other_before = one(driver, "MATCH (c:Chunk {document_id: 'heart-failure'}) RETURN collect(c.id) AS ids")["ids"]
-    # Derived data hanging off the old chunks: an extract edge and the Evidence node of an
-    # object concerned with that concept.
+    # Derived data hanging off the old chunks: an extract edge and the selection of an object
+    # concerned with that concept (its Evidence citing the chunk).
     driver.execute_query("""
         MATCH (c:Chunk {document_id: 'hypertension'}) WITH c ORDER BY c.index LIMIT 1
         CREATE (:Object {id: 'o1'})-[:CONCERNS {summary: 'salt'}]->(k:Concept {id: 'test:salt', name: 'Salt'})
         CREATE (k)-[:MENTIONED_IN {summary: 'old'}]->(c)
-        CREATE (:Evidence {chunk_id: c.id, object_id: 'o1', concept_id: 'test:salt', w: 0.5})""")
+        CREATE (:Evidence {object_id: 'o1', concept_id: 'test:salt', chunk_ids: [c.id], w: [0.5], reasons: ['alpha']})""")
     path = corpus / "hypertension.md"
     path.write_text(path.read_text().replace("## Living with hypertension", "## Follow-up\n\nSee your doctor "
                                              "every three months.\n\n## Living with hypertension"))

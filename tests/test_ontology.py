@@ -138,7 +138,7 @@ def test_reloading_an_edited_ontology_removes_dropped_concepts_and_their_edges(d
     assert invoke(["ontology", "load", str(path)], env).exit_code == 0
     driver.execute_query("""MATCH (b:Concept {id: 'mini:b'})
         CREATE (:Object {id: 'o1'})-[:CONCERNS {summary: 'x'}]->(b)
-        CREATE (:Evidence {concept_id: 'mini:b', object_id: 'o1', chunk_id: 'c', w: 0.1})""")
+        CREATE (:Evidence {concept_id: 'mini:b', object_id: 'o1', chunk_ids: ['c'], w: [0.1], reasons: ['alpha']})""")
     path.write_text("name: mini\nclasses: [{id: k, concepts: [{id: a, name: A renamed}]}]")
     assert invoke(["ontology", "load", str(path)], env).output.startswith("loaded mini")
     state = one(driver, """RETURN COUNT { (:Concept {ontology: 'mini'}) } AS concepts,
@@ -158,7 +158,7 @@ def test_objects_add_is_idempotent_and_a_change_drops_derived_edges(driver, env,
                      "skipped": []}
     driver.execute_query("""MATCH (o:Object {id: 'patient-a'}) SET o.analysed_concepts = ['t:x']
         CREATE (o)-[:CONCERNS {summary: 'old'}]->(:Concept {id: 't:x'})
-        CREATE (:Evidence {object_id: 'patient-a', concept_id: 't:x', chunk_id: 'c', w: 0.1})""")
+        CREATE (:Evidence {object_id: 'patient-a', concept_id: 't:x', chunk_ids: ['c'], w: [0.1], reasons: ['alpha']})""")
     (folder / "patient-a.md").write_text((folder / "patient-a.md").read_text() + "\nPLAN: follow-up in a week.\n")
     changed = json.loads(invoke(["objects", "add", str(folder / "patient-a.md"), "--kind", "anamnesis", "--json"],
                                 env).output)

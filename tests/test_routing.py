@@ -17,7 +17,8 @@ from tripartite.infra.paths import cypher_dir
 
 WRITES = re.compile(r"\b(CREATE|MERGE|SET|DELETE|REMOVE|DROP|FOREACH|LOAD\s+CSV)\b|IN\s+(\$\w+\s+|\d+\s+)?"
                     r"(CONCURRENT\s+)?TRANSACTIONS|\b(gds\.\w+(\.\w+)*\.(write|mutate|drop)|gds\.graph\.project|"
-                    r"db\.create\.\w+|apoc\.custom\.\w+)\s*\(", re.IGNORECASE)
+                    r"db\.create\.\w+|apoc\.custom\.\w+|tripartite\.selection\.(score|distribution|classify))\s*\(",
+                    re.IGNORECASE)  # the last: the procedure plugin's write procedures
 
 
 def code_of(statement: str) -> str:

@@ -21,7 +21,9 @@ from tripartite.cli import cli
 from tripartite.infra import migrations
 from tripartite.infra.graph import Graph
 from tripartite.infra.paths import migrations_dir
-from tripartite.selection import candidates, prompt_material, select
+from tripartite.selection import candidates, prompt_material, select, tripartite_prompt
+from tripartite.infra.server.plugin import source_hash
+from tripartite.selection.engine import Engine, plugin_version
 from tripartite.selection.run import remove_objects
 
 pytestmark = pytest.mark.neo4j
@@ -95,17 +97,19 @@ def write_graph(driver, concerns: dict, mentions: dict) -> None:
 
 
 def stored(driver) -> dict:
-    """What Cypher computed: w on the Evidence nodes, p from the concept's distribution."""
+    """What the server computed: every candidate (the selection's G'(o), cypher/selection/
+    candidates.cypher): w from its pair's scores, p from the concept's distribution, the class
+    from its pair's Evidence."""
     out = {}
     for r in candidates(Graph(driver, "neo4j")):
         assert r["selected"] == (r["reason"] is not None)
         out[(r["object_id"], r["concept_id"], r["chunk_id"])] = (r["w"], r["p"], r["reason"])
-    assert len(out) == count(driver, "MATCH (e:Evidence) RETURN count(e)")  # each has a distribution
+    assert len(out) == count(driver, "MATCH ()-[oc:CONCERNS]->() RETURN sum(size(coalesce(oc.scores, [])))")
     return out
 
 
 def stored_floor(driver) -> set:
-    return {(r["object_id"], r["concept_id"], r["chunk_id"]) for r in candidates(Graph(driver, "neo4j")) if r["floor"]}
+    return {(r["object_id"], r["concept_id"], r["chunk_id"]) for r in candidates(Graph(driver, "neo4j")) if r["best"]}
 
 
 def prompted(driver, objects, selection: str, **options) -> dict:
@@ -118,9 +122,27 @@ def prompted(driver, objects, selection: str, **options) -> dict:
     return out
 
 
+def histograms(driver) -> dict:
+    """Each concept's stored distribution: n, low, below and its bins (w, upto)."""
+    records, _, _ = driver.execute_query("""
+        MATCH (s:ScoreDistribution)
+        RETURN s.concept_id AS c, s.n AS n, s.low AS low, s.below AS below,
+               COLLECT { MATCH (b:ScoreBin {concept_id: s.concept_id}) RETURN [b.bin, b.w, b.upto] ORDER BY b.bin } AS bins""")
+    return {r["c"]: (r["n"], r["low"], list(r["below"] or []), r["bins"]) for r in records}
+
+
 def count(driver, query: str) -> int:
     records, _, _ = driver.execute_query(query)
     return records[0][0]
+
+
+@pytest.fixture(params=["cypher", "plugin"])
+def engine(request, selection_db) -> Engine:
+    """Each path of the selection's steps (the procedure plugin only where the test server runs
+    the one these sources build: `tripartite server start` installs it)."""
+    if request.param == "plugin" and plugin_version(Graph(selection_db, "neo4j")) != source_hash():
+        pytest.skip("the test server has no procedure plugin built from these sources")
+    return Engine(request.param, "test")
 
 
 @pytest.fixture(scope="module")
@@ -134,7 +156,7 @@ def selection_db(neo4j_target):
 
 def clear(driver):
     driver.execute_query("MATCH (n) WHERE n:Object OR n:Concept OR n:Chunk OR n:Evidence OR n:ScoreDistribution "
-                         "OR n:ScoreBlock OR n:SelectionState OR n:InputsVersion DETACH DELETE n")
+                         "OR n:ScoreBin OR n:SelectionState OR n:InputsVersion DETACH DELETE n")
 
 
 vectors = st.lists(st.integers(-1, 1), min_size=3, max_size=3).filter(lambda v: any(v))
@@ -154,12 +176,12 @@ def tripartite_graphs(draw):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(graph=tripartite_graphs(), concurrency=st.sampled_from([None, 1, 3]))
-def test_cypher_selection_equals_numpy(selection_db, graph, concurrency):
-    # None: the server's processors; any concurrency gives the same selection.
+def test_the_selection_equals_numpy(selection_db, engine, graph, concurrency):
+    # None: the server's processors; any concurrency, and either path, gives the same selection.
     concerns, mentions, alpha, beta = graph
     clear(selection_db)
     write_graph(selection_db, concerns, mentions)
-    select(Graph(selection_db, "neo4j"), alpha, beta, concurrency=concurrency)
+    select(Graph(selection_db, "neo4j"), alpha, beta, concurrency=concurrency, engine=engine)
     assert stored(selection_db) == reference(concerns, mentions, alpha, beta)
     assert stored_floor(selection_db) == floor_reference(concerns, mentions)
     objects = sorted({o for o, _ in concerns})
@@ -171,7 +193,7 @@ def test_cypher_selection_equals_numpy(selection_db, graph, concurrency):
 @given(graph=tripartite_graphs(), new=st.lists(vectors, min_size=1, max_size=3),
        params=st.sampled_from([(0.9, 0.5), (0.5, 0.2), (0.3, 0.7)]), removed=st.integers(0, 2),
        concurrency=st.sampled_from([None, 1, 3]))
-def test_incremental_additions_and_removals_equal_the_reference(selection_db, graph, new, params, removed,
+def test_incremental_additions_and_removals_equal_the_reference(selection_db, engine, graph, new, params, removed,
                                                                  concurrency):
     # A full run, then objects removed and one new object scored on its own, with alpha and beta
     # that may differ from the first run's, at any concurrency: the stored result must be the
@@ -180,17 +202,21 @@ def test_incremental_additions_and_removals_equal_the_reference(selection_db, gr
     clear(selection_db)
     write_graph(selection_db, concerns, mentions)
     graph_db = Graph(selection_db, "neo4j")
-    select(graph_db, alpha, beta, concurrency=concurrency)
+    select(graph_db, alpha, beta, concurrency=concurrency, engine=engine)
     gone = sorted({o for o, _ in concerns})[:removed]
     assert [row["id"] for row in remove_objects(graph_db, gone)] == gone
     left = {(o, c): v for (o, c), v in concerns.items() if o not in gone}
     concepts = sorted({c for _, c in concerns} | {c for c, _ in mentions})
     added = {("o_new", c): v for c, v in zip(concepts, new)}
     write_graph(selection_db, added, {})
-    select(graph_db, *params, object_ids=["o_new"] if added else [], concurrency=concurrency)
+    select(graph_db, *params, object_ids=["o_new"] if added else [], concurrency=concurrency, engine=engine)
     assert stored(selection_db) == reference({**left, **added}, mentions, *params)
     assert stored_floor(selection_db) == floor_reference({**left, **added}, mentions)
     assert count(selection_db, "MATCH (s:SelectionState) RETURN size(coalesce(s.pending_concepts, []))") == 0
+    # The histograms an incremental run updated (the plugin: bin by bin) are those a full run builds.
+    kept = histograms(selection_db)
+    select(graph_db, *params, concurrency=concurrency, engine=engine)
+    assert kept == histograms(selection_db)
 
 
 def test_prompts_wait_for_select_after_an_object_is_removed(selection_db, neo4j_target, tmp_path):
@@ -213,7 +239,7 @@ def test_prompts_wait_for_select_after_an_object_is_removed(selection_db, neo4j_
 
 
 @pytest.mark.parametrize("case", ["single", "all_equal", "alpha_zero", "alpha_one", "beta_above_alpha"])
-def test_edge_cases(selection_db, case):
+def test_edge_cases(selection_db, engine, case):
     clear(selection_db)
     if case == "single":
         concerns, mentions, alpha, beta = {("o0", "c0"): [1, 0, 0]}, {("c0", "t0"): [1, 1, 0]}, 0.9, 0.5
@@ -226,7 +252,7 @@ def test_edge_cases(selection_db, case):
         mentions = {("c0", "t0"): [1, 0, 0], ("c0", "t1"): [0, 1, 0], ("c1", "t0"): [1, 1, 0], ("c1", "t1"): [0, 1, 0]}
         alpha, beta = {"alpha_zero": (0.0, 0.5), "alpha_one": (1.0, 0.5), "beta_above_alpha": (0.4, 0.8)}[case]
     write_graph(selection_db, concerns, mentions)
-    select(Graph(selection_db, "neo4j"), alpha, beta)
+    select(Graph(selection_db, "neo4j"), alpha, beta, engine=engine)
     got = stored(selection_db)
     assert got == reference(concerns, mentions, alpha, beta)
     reasons = [reason for _, _, reason in got.values()]
@@ -260,51 +286,54 @@ def test_object_without_concepts_gets_no_prompt(selection_db, neo4j_target, tmp_
     assert result.exit_code == 1 and "the analysis of object 'lonely' failed (object lonely: timed out)" in result.output
 
 
-def test_incremental_object_equals_full_recompute(selection_db):
+def test_incremental_object_equals_full_recompute(selection_db, engine):
     clear(selection_db)
     concerns = {("o0", "c0"): [1, 0, 0], ("o0", "c1"): [0, 1, 1], ("o1", "c0"): [1, 1, 0]}
     mentions = {("c0", "t0"): [1, 0, 1], ("c0", "t1"): [1, 1, 0], ("c1", "t1"): [0, 1, 0], ("c1", "t2"): [1, 1, 1]}
     write_graph(selection_db, concerns, mentions)
-    select(Graph(selection_db, "neo4j"), 0.5, 0.2)
+    select(Graph(selection_db, "neo4j"), 0.5, 0.2, engine=engine)
     # A new object arrives and is scored on its own.
     new = {("o2", "c0"): [0, 0, 1]}
     write_graph(selection_db, new, {})
-    rebuilt = "MATCH (s:ScoreDistribution) RETURN s.concept_id AS c, s.rebuilt_at AS at ORDER BY c"
+    rebuilt = "MATCH (s:ScoreDistribution) RETURN s.concept_id AS c, s.updated_at AS at ORDER BY c"
     before = {r["c"]: r["at"] for r in selection_db.execute_query(rebuilt).records}
-    report = select(Graph(selection_db, "neo4j"), 0.5, 0.2, object_ids=["o2"])
+    report = select(Graph(selection_db, "neo4j"), 0.5, 0.2, object_ids=["o2"], engine=engine)
     after = {r["c"]: r["at"] for r in selection_db.execute_query(rebuilt).records}
     assert report.concepts == 1 and report.candidates == 2  # o2's own candidates
-    assert after["c1"] == before["c1"] and after["c0"] > before["c0"]  # only c0's percentiles were recomputed
+    assert after["c1"] == before["c1"] and after["c0"] > before["c0"]  # only c0's histogram changed
     assert stored(selection_db) == reference({**concerns, **new}, mentions, 0.5, 0.2)
 
 
-def test_incremental_update_redoes_the_blanket_across_concepts(selection_db):
+def test_incremental_update_redoes_the_blanket_across_concepts(selection_db, engine):
     # o0's (c1, t0) is selected only through the blanket of its alpha-selected (c0, t0). A new
     # object lowers (c0, t0)'s percentile below alpha; the blanket in c1 must go with it.
     clear(selection_db)
     concerns = {("o0", "c0"): [1, 1, 0], ("o0", "c1"): [0, 1, 0]}
     mentions = {("c0", "t0"): [1, 0, 0], ("c0", "t1"): [0, 0, 1], ("c1", "t0"): [1, 1, 0], ("c1", "t1"): [0, 1, 0]}
     write_graph(selection_db, concerns, mentions)
-    select(Graph(selection_db, "neo4j"), 0.8, 0.3)
+    select(Graph(selection_db, "neo4j"), 0.8, 0.3, engine=engine)
     assert stored(selection_db)[("o0", "c1", "t0")][2] == "beta"
     new = {("o1", "c0"): [1, 0, 0]}
     write_graph(selection_db, new, {})
-    select(Graph(selection_db, "neo4j"), 0.8, 0.3, object_ids=["o1"])
+    select(Graph(selection_db, "neo4j"), 0.8, 0.3, object_ids=["o1"], engine=engine)
     after = stored(selection_db)
     assert after == reference({**concerns, **new}, mentions, 0.8, 0.3)
     assert after[("o0", "c0", "t0")][2] is None and after[("o0", "c1", "t0")][2] is None
 
 
-def test_rescored_object_that_lost_a_concept_updates_that_concept(selection_db):
+def test_rescored_object_that_lost_a_concept_updates_that_concept(selection_db, engine):
     clear(selection_db)
     concerns = {("o0", "c0"): [1, 0, 0], ("o0", "c1"): [0, 1, 0], ("o1", "c1"): [1, 1, 0]}
     mentions = {("c0", "t0"): [1, 0, 0], ("c1", "t0"): [0, 1, 1], ("c1", "t1"): [1, 0, 0]}
     write_graph(selection_db, concerns, mentions)
-    select(Graph(selection_db, "neo4j"), 0.5, 0.2)
+    graph = Graph(selection_db, "neo4j")
+    select(graph, 0.5, 0.2, engine=engine)
     # o0 is analysed again and no longer concerns c1: its c1 candidates go, and c1's
     # distribution (which o1 shares) is rebuilt without them.
-    selection_db.execute_query("MATCH (:Object {id: 'o0'})-[r:CONCERNS]->(:Concept {id: 'c1'}) DELETE r")
-    select(Graph(selection_db, "neo4j"), 0.5, 0.2, object_ids=["o0"])
+    graph.run("analysis/write_object_extracts", provider="test", model="m", embedding_model="e", rows=[{
+        "item_id": "o0", "analysed": ["c0", "c1"], "by": "test/m", "prompt_version": 1,
+        "extracts": [{"concept_id": "c0", "summary": "o0 about c0", "tokens": 3, "embedding": [1.0, 0.0, 0.0]}]}])
+    select(graph, 0.5, 0.2, object_ids=["o0"], engine=engine)
     del concerns[("o0", "c1")]
     assert stored(selection_db) == reference(concerns, mentions, 0.5, 0.2)
 
@@ -339,8 +368,9 @@ def test_prompt_json_shape(selection_db, neo4j_target, tmp_path):
 
 
 def test_prompt_percentiles_match_the_candidates_view(selection_db):
-    # prompt_material reads p by binary search over score blocks; candidates.cypher by counting.
-    # 300 scores per concept span two blocks of 256, so both paths cross a block boundary.
+    # A prompt's JSON gets p from the concept's histogram (percentiles.cypher: the bin of w); so
+    # does candidates.cypher; the reference counts. The cosines of these vectors fall in a dozen
+    # bins per concept. The text-only prompt leaves p out.
     clear(selection_db)
     rng = np.random.default_rng(3)
 
@@ -358,11 +388,13 @@ def test_prompt_percentiles_match_the_candidates_view(selection_db):
     assert stored(selection_db) == expected
     cited = 0
     for o in sorted({o for o, _ in concerns}):
-        for row in prompt_material(Graph(selection_db, "neo4j"), o):
+        for row in tripartite_prompt(Graph(selection_db, "neo4j"), o)["concepts"]:
             for item in row["evidence"]:
                 w, p, reason = expected[(o, row["concept_id"], item["chunk_id"])]
                 assert (item["w"], item["p"], item["reason"]) == (w, p, reason)
                 cited += 1
+        text_only = tripartite_prompt(Graph(selection_db, "neo4j"), o, percentiles=False)
+        assert all(item["p"] is None for row in text_only["concepts"] for item in row["evidence"])
     assert cited == sum(1 for _, _, reason in expected.values() if reason)
 
 
@@ -398,21 +430,21 @@ def test_incremental_run_reclassifies_concepts_never_classified(selection_db):
     write_graph(selection_db, concerns, mentions)
     select(Graph(selection_db, "neo4j"), 0.5, 0.3)
     selection_db.execute_query("MATCH (s:ScoreDistribution) REMOVE s.classified, s.classified_alpha_w, s.classified_beta_w")
-    selection_db.execute_query("MATCH (e:Evidence) SET e.selected = true, e.reason = 'alpha'")
+    selection_db.execute_query("MATCH (e:Evidence) SET e.reasons = [r IN e.reasons | 'alpha']")
     new = {("o2", "c0"): [0, 0, 1]}
     write_graph(selection_db, new, {})
     select(Graph(selection_db, "neo4j"), 0.5, 0.3, object_ids=["o2"])
     assert stored(selection_db) == reference({**concerns, **new}, mentions, 0.5, 0.3)
 
 
-def test_evidence_from_before_v006_is_refused_in_one_line(selection_db, neo4j_target, tmp_path):
+def test_evidence_of_the_first_store_is_refused_in_one_line(selection_db, neo4j_target, tmp_path):
     clear(selection_db)
     write_graph(selection_db, {("o0", "c0"): [1, 0, 0]}, {("c0", "t0"): [1, 0, 0]})
     select(Graph(selection_db, "neo4j"), 0.5, 0.3)
-    selection_db.execute_query("MATCH (e:Evidence) SET e.p = 0.99, e.selected = false")  # the old shape
+    selection_db.execute_query("MATCH (e:Evidence) SET e.chunk_id = 't0'")  # the first store: one node per candidate
     result = CliRunner().invoke(cli, ["select"], env=cli_env(neo4j_target, tmp_path))
     assert result.exit_code == 1 and result.output.count("\n") == 1
-    assert "from before migration V006" in result.output and "freshly migrated database" in result.output
+    assert "one Evidence node per candidate" in result.output and "`tripartite migrate`" in result.output
 
 
 # ---- the token budget ------------------------------------------------------------------------------
@@ -504,3 +536,46 @@ def test_select_concurrency_defaults_to_the_servers_processors(selection_db, neo
     refused = CliRunner().invoke(cli, ["select"], env={**env, "TRIPARTITE_SELECT_CONCURRENCY": "many"})
     assert refused.exit_code != 0 and "TRIPARTITE_SELECT_CONCURRENCY='many' is not a whole number" in refused.output
     assert CliRunner().invoke(cli, ["select", "--concurrency", "0"], env=env).exit_code == 2
+
+
+def test_the_first_store_is_converted_by_migrate_even_after_a_kill(neo4j_target, tmp_path):
+    # A graph of the first store (one Evidence node per candidate, 60,000 of them), migrated up
+    # to V011; `tripartite migrate` is killed in the middle of V012's batched deletes, and the
+    # next one finishes: the old nodes are gone and the selection is the reference's, with no
+    # LLM call (the scores come from the stored embeddings).
+    import os
+    import subprocess
+    import sys
+
+    from conftest import kill_when
+
+    wipe(neo4j_target)
+    older = tmp_path / "older"
+    older.mkdir()
+    for path in sorted(migrations_dir().glob("V0*.cypher")):
+        if int(path.name[1:4]) <= 11:
+            (older / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    concerns = {("o0", "c0"): [1, 0, 0], ("o1", "c0"): [0, 1, 1], ("o1", "c1"): [1, 1, 0]}
+    mentions = {("c0", "t0"): [1, 1, 0], ("c0", "t1"): [0, 0, 1], ("c1", "t1"): [1, 0, 1], ("c1", "t2"): [0, 1, 0]}
+    with neo4j_target.driver() as driver:
+        graph_db = Graph(driver, neo4j_target.database)
+        migrations.migrate(graph_db, older)
+        write_graph(driver, concerns, mentions)
+        driver.execute_query("""CREATE (:SelectionState {id: 'current', state: 'finished', alpha: 0.5, beta: 0.3, inputs: 0})
+            WITH 1 AS one UNWIND range(1, 60000) AS i
+            CREATE (:Evidence {object_id: 'o' + (i % 2), concept_id: 'c0', chunk_id: 't' + i, w: 0.1, reason: 'alpha',
+                               selected: true})""")
+        env = {**os.environ, **cli_env(neo4j_target, tmp_path)}
+        env.pop("TRIPARTITE_CONFIG")
+        command = [sys.executable, "-m", "tripartite", "migrate"]
+        old = "MATCH (e:Evidence) WHERE e.chunk_id IS NOT NULL RETURN count(e) AS n"
+        kill_when(command, env, lambda: 0 < count(driver, old) < 60000, timeout=120)
+        assert 0 < count(driver, old) < 60000  # killed halfway through V012
+        finished = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+        assert finished.returncode == 0, finished.stderr
+        assert "applied V012__selection_store_v2.cypher" in finished.stdout
+        assert "converted the selection to its new store" in finished.stdout
+        assert count(driver, old) == 0
+        assert stored(driver) == reference(concerns, mentions, 0.5, 0.3)
+        assert CliRunner().invoke(cli, ["prompt", "o1"], env=cli_env(neo4j_target, tmp_path)).exit_code == 0
+    wipe(neo4j_target)

@@ -18,7 +18,11 @@ from conftest import REPO, free_port
 from tripartite.cli import cli
 from tripartite.infra.config import load_settings
 from tripartite.infra.errors import ServerError
+from tripartite.infra.graph import Graph
+from tripartite.infra.server import local as local_module
+from tripartite.infra.server import plugin
 from tripartite.infra.server.local import LocalServer, port_in_use
+from tripartite.selection.engine import choose
 
 pytestmark = pytest.mark.server
 
@@ -35,10 +39,11 @@ def query(bolt_uri: str, cypher: str, **params):
     return records
 
 
-def test_start_status_a_kill_mid_ingest_restart_stop(server_settings, tmp_path):
+def test_start_status_a_kill_mid_ingest_restart_stop(server_settings, tmp_path, monkeypatch):
     """One second server's life (each start costs seconds, so one test walks it all): start,
     status, a second start, data kept across a SIGKILL in the middle of an ingest (which ends
-    with one line, and leaves only whole documents), restart, stop."""
+    with one line, and leaves only whole documents), a restart whose procedure plugin does not
+    load (the server starts without it), stop."""
     settings, server = server_settings
     local = LocalServer(server, settings.cache_dir)
     assert not local.status().running
@@ -85,7 +90,17 @@ def test_start_status_a_kill_mid_ingest_restart_stop(server_settings, tmp_path):
 
         local.stop()  # tidies up after the kill
         assert not local.status().running and not port_in_use(server.bolt_port)
-        restarted = local.start()
+        # The restart brings a procedure plugin that does not load: one line, and the server
+        # runs without it, its selection on the Cypher scripts.
+        broken_jar = tmp_path / "tripartite-procedures-broken.jar"
+        broken_jar.write_bytes(b"not a jar")
+        said_lines: list[str] = []
+        monkeypatch.setattr(local_module, "build_plugin", lambda cache, version, say: broken_jar)
+        restarted = LocalServer(server, settings.cache_dir, say=said_lines.append).start()
+        failed = [line for line in said_lines if "did not start with the procedure plugin" in line]
+        assert len(failed) == 1 and "select runs the Cypher scripts" in failed[0], said_lines
+        with GraphDatabase.driver(restarted.bolt_uri, auth=None) as driver:
+            assert choose(Graph(driver, "neo4j")).name == "cypher"
         assert query(restarted.bolt_uri, "MATCH (k:Kept) RETURN k.name AS n")[0]["n"] == "survives restarts"
         broken = query(restarted.bolt_uri, """MATCH (d:Document) WHERE d.chunk_count <> COUNT { (:Chunk)-[:FROM_DOCUMENT]->(d) }
                                               RETURN count(d) AS n""")
@@ -193,3 +208,23 @@ def test_two_first_starts_on_one_cache_take_turns(tmp_path):
     assert sum("waiting for it to finish" in out for out in outputs) == 1
     calls = log.read_text().splitlines()
     assert len(calls) == 3  # lib, GDS, APOC Extended: once, not twice
+
+
+def test_a_plugin_that_does_not_build_costs_one_line_and_no_jar(tmp_path, monkeypatch):
+    """A procedure plugin whose sources do not compile, or no Maven at all: one line each, no
+    jar (the server then starts without it and select runs the Cypher scripts)."""
+    sources = tmp_path / "procedures"
+    (sources / "src" / "main" / "java").mkdir(parents=True)
+    (sources / "pom.xml").write_text((REPO / "procedures" / "pom.xml").read_text(encoding="utf-8"), encoding="utf-8")
+    (sources / "src" / "main" / "java" / "Broken.java").write_text("class Broken { this does not compile }\n")
+    monkeypatch.setattr(plugin, "procedures_dir", lambda: sources)
+    said: list[str] = []
+    assert plugin.build(tmp_path / "cache", "5.26.19", said.append) is None
+    assert len(said) == 2 and said[0].startswith("building the procedure plugin"), said
+    assert "did not build" in said[1] and "select runs the Cypher scripts" in said[1]
+    assert not list((tmp_path / "cache" / "procedures").glob("*.jar"))
+
+    said.clear()
+    monkeypatch.setenv("PATH", str(tmp_path / "no-tools"))
+    assert plugin.build(tmp_path / "other-cache", "5.26.19", said.append) is None
+    assert len(said) == 1 and "Maven (mvn) not found" in said[0], said

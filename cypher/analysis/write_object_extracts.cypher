@@ -13,6 +13,9 @@ WITH o, row
 CALL (o, row) {
   MATCH (o)-[gone:CONCERNS]->(c:Concept)
   WHERE c.id IN row.analysed AND NOT c.id IN [e IN row.extracts | e.concept_id]
+  // Its scores leave the concept's histogram with it: the next select rebuilds that.
+  OPTIONAL MATCH (s:ScoreDistribution {concept_id: c.id}) WHERE gone.scores IS NOT NULL
+  SET s.current = false
   DELETE gone
 }
 WITH o, row

@@ -3,7 +3,9 @@
 // max_tokens (a budget, estimated from stored token counts), selection ('floor' or 'paper'),
 // fixed_tokens (the question's and headings' share of the budget) and tokens_per_concept (the
 // budget without max_tokens; null for none): for example
-// `CALL custom.tripartite.prompt('patient-b', null, 800)`; `CALL custom.tripartite.trace($id)`; and
+// `CALL custom.tripartite.prompt('patient-b', null, 800)`; `CALL custom.tripartite.trace($id)`; the
+// paper's classification graph G'(o), every candidate of some objects with w, P_c(w) and its class,
+// `CALL custom.tripartite.candidates(['patient-b'])`; and
 // local search over the triplet graph, `CALL custom.tripartite.local(['AWEL', 'DSL'])`, with optional
 // depth, entity_limit, relation_limit and chunk_limit. The prompt refuses a stale or unfinished
 // selection, as the CLI does (apoc.util.validate, APOC core).
@@ -16,6 +18,7 @@
 // @include: freshness_query = selection/freshness
 // @include: trace_query = lexical/trace_chunk
 // @include: local_query = search/local
+// @include: candidates_query = selection/candidates
 
 CALL apoc.custom.installProcedure(
   'tripartite.prompt(object_id :: STRING, max_per_concept = null :: INTEGER, max_tokens = null :: INTEGER, '
@@ -40,3 +43,11 @@ CALL apoc.custom.installProcedure(
     + 'relations :: LIST OF MAP, chunks :: LIST OF MAP, communities :: LIST OF MAP)',
   $local_query, $database, 'read',
   'Local search: the entities the keywords name, their relations, chunks and communities (cypher/search/local.cypher).');
+
+CALL apoc.custom.installProcedure(
+  'tripartite.candidates(object_ids :: LIST OF STRING) :: (object_id :: STRING, concept_id :: STRING, '
+    + 'chunk_id :: STRING, score :: FLOAT, percentile :: FLOAT, selected :: BOOLEAN, reason :: STRING, best :: BOOLEAN)',
+  // APOC's signatures take no one-letter names: w and p are given as score and percentile.
+  'CALL () { ' + $candidates_query + ' }\nRETURN object_id, concept_id, chunk_id, w AS score, p AS percentile, selected, '
+    + 'reason, best', $database, 'read',
+  'Every candidate (object, concept, chunk) of the objects with w, P_c(w), x and whether it is the best of its pair (the floor): the paper\'s G\'(o) (cypher/selection/candidates.cypher).');

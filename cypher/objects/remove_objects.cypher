@@ -7,12 +7,19 @@
 UNWIND $object_ids AS id
 MATCH (o:Object {id: id})
 CALL (o) {
-  MATCH (e:Evidence) WHERE e.object_id = o.id AND e.concept_id IS NOT NULL
-  WITH collect(e) AS evidence, collect(DISTINCT e.concept_id) AS concepts
-  FOREACH (e IN evidence | DETACH DELETE e)
-  RETURN size(evidence) AS candidates, concepts
+  OPTIONAL MATCH (o)-[oc:CONCERNS]->(k:Concept) WHERE oc.scores IS NOT NULL
+  WITH o, sum(size(oc.scores)) AS candidates, collect(k.id) AS scored
+  OPTIONAL MATCH (e:Evidence {object_id: o.id})
+  WITH candidates, scored, collect(e) AS evidence, collect(e.concept_id) AS selected
+  FOREACH (e IN evidence | DELETE e)
+  RETURN candidates, scored + [c IN selected WHERE NOT c IN scored] AS concepts
 }
 WITH o, candidates, concepts
+CALL (concepts) {  // their histograms still count the object's scores
+  UNWIND concepts AS concept_id
+  MATCH (d:ScoreDistribution {concept_id: concept_id})
+  SET d.current = false
+}
 OPTIONAL MATCH (s:SelectionState {id: 'current'})
 SET s.pending_concepts = reduce(kept = coalesce(s.pending_concepts, []), c IN concepts |
                                 CASE WHEN c IN kept THEN kept ELSE kept + c END)

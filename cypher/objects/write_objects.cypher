@@ -1,8 +1,8 @@
 // write: objects under investigation (an anamnesis, a fault report), in a batch. A changed object
-// loses what was derived from its old text: its CONCERNS extracts, and the record of the
-// concepts it was analysed for, so `analyze` reads it again. Its Evidence stays until the
-// next `select` (of the object or all): that run needs it to know which concepts' score
-// distributions the object leaves, and then sweeps it.
+// loses what was derived from its old text: its CONCERNS extracts (with their scores), and the
+// record of the concepts it was analysed for, so `analyze` reads it again. Its Evidence stays
+// until the next `select` (of the object or all): that run needs it to know which concepts'
+// score distributions the object leaves, and then sweeps it.
 // Parameters: $objects [{id, kind, title, text, path, content_hash}]
 
 UNWIND $objects AS row
@@ -10,7 +10,10 @@ MATCH (o:Object {id: row.id})
 WHERE o.content_hash <> row.content_hash OR o.kind <> row.kind
 REMOVE o.analysed_concepts, o.analysed_by, o.analysis_error, o.analysis_failed_at
 WITH o
-OPTIONAL MATCH (o)-[r:CONCERNS]->()
+OPTIONAL MATCH (o)-[r:CONCERNS]->(k)
+// Its scores leave the concept's histogram with it: the next select rebuilds that.
+OPTIONAL MATCH (s:ScoreDistribution {concept_id: k.id}) WHERE r.scores IS NOT NULL
+SET s.current = false
 DELETE r;
 
 // New and changed objects wait for `tripartite select --object` (see selection/freshness).

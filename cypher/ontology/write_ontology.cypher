@@ -13,7 +13,7 @@ SET o.version = $ontology.version, o.description = $ontology.description,
 // Concepts that are no longer in the file, and everything hanging off them.
 MATCH (c:Concept {ontology: $ontology.id})
 WHERE NOT c.id IN [row IN $concepts | row.id]
-OPTIONAL MATCH (e:Evidence) WHERE e.concept_id = c.id AND e.w IS NOT NULL
+OPTIONAL MATCH (e:Evidence {concept_id: c.id})
 DETACH DELETE e, c;
 
 MATCH (k:ConceptClass {ontology: $ontology.id})

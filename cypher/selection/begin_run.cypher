@@ -5,5 +5,5 @@
 OPTIONAL MATCH (v:InputsVersion {id: 'current'})
 MERGE (s:SelectionState {id: 'current'})
 SET s.state = 'running', s.run = $run, s.alpha = $alpha, s.beta = $beta, s.started_at = datetime(),
-    s.finished_at = null, s.scope = CASE WHEN $object_ids IS NULL THEN 'all' ELSE 'objects' END,
+    s.finished_at = null, s.store = 2, s.scope = CASE WHEN $object_ids IS NULL THEN 'all' ELSE 'objects' END,
     s.inputs = CASE WHEN $object_ids IS NULL THEN coalesce(v.version, 0) ELSE s.inputs END;

@@ -1,19 +1,22 @@
 // read: whether one object's prompt can be built from the stored selection, and if not, the one
-// line that says why and which command to run. Prompts (the CLI and the Browser procedure) ask
-// this first.
+// line that says why and which command to run; also the alpha and beta of the selection's last run.
+// Prompts (the CLI and the Browser procedure) ask this first.
 // Browser: :param object_id => 'patient-a'
 
 OPTIONAL MATCH (s:SelectionState {id: 'current'})
 OPTIONAL MATCH (v:InputsVersion {id: 'current'})
 OPTIONAL MATCH (o:Object {id: $object_id})
-WITH s, o, CASE WHEN s IS NULL THEN 'none'
+WITH s, o, s.alpha AS alpha, s.beta AS beta, CASE WHEN s IS NULL THEN 'none'
+                WHEN s.state = 'converting' THEN 'converting'
                 WHEN s.state <> 'finished' THEN 'unfinished'
                 WHEN coalesce(s.inputs, -1) <> coalesce(v.version, 0) THEN 'stale'
                 WHEN size(coalesce(s.pending_concepts, [])) > 0 THEN 'removed'
                 WHEN o.selection_stale THEN 'object'
                 ELSE 'fresh' END AS freshness
-RETURN freshness, CASE freshness
+RETURN freshness, alpha, beta, CASE freshness
   WHEN 'none' THEN 'nothing has been selected yet; run `tripartite select`'
+  WHEN 'converting' THEN 'the selection store is being converted to its new form (migration V012); run `tripartite '
+                         + 'migrate`, which finishes it'
   WHEN 'unfinished' THEN 'the last `tripartite select` (alpha ' + toString(s.alpha) + ', beta ' + toString(s.beta)
                          + ') did not finish and left a mix of old and new classes; run `tripartite select` again'
   WHEN 'stale' THEN 'documents, ontologies or chunk extracts changed since the last full `tripartite select`; run it again'

@@ -1,6 +1,7 @@
 // read: the material of one object's prompt (step 5): each concept of the object with its
 // extract e(o,c), followed by the chosen e(c,t) extracts in document reading order, each with
-// its reference (document, section path, chunk), its score w, its percentile p and its reason.
+// its reference (document, section path, chunk), its score w and its reason (percentiles.cypher
+// gives P_c(w) for the extracts a prompt keeps).
 // Which extracts:
 //   $selection 'paper'  the paper's selection: alpha, then the Markov blanket (reason alpha | beta);
 //   $selection 'floor'  (the default) the same, plus each concept's best candidate (reason floor
@@ -18,23 +19,19 @@
 
 MATCH (o:Object {id: $object_id})-[oc:CONCERNS]->(c:Concept)
 CALL (o, c) {
-  CALL (o, c) {
-    MATCH (e:Evidence) WHERE e.object_id = o.id AND e.concept_id = c.id AND e.selected = true
-    RETURN e
-    UNION
-    MATCH (e:Evidence) WHERE coalesce($selection, 'floor') = 'floor' AND e.object_id = o.id AND e.concept_id = c.id
-      AND e.floor = true
-    RETURN e
-  }
-  WITH e ORDER BY e.w DESC, e.chunk_id
-  WITH collect(e) AS ranked
+  // The pair's selected candidates, best first (classify.cypher): the paper's selection leaves
+  // out the floor's own pick.
+  OPTIONAL MATCH (e:Evidence {object_id: o.id, concept_id: c.id})
+  WITH [i IN range(0, size(coalesce(e.chunk_ids, [])) - 1)
+        WHERE coalesce($selection, 'floor') = 'floor' OR e.reasons[i] <> 'floor'
+        | {chunk_id: e.chunk_ids[i], w: e.w[i], reason: e.reasons[i]}] AS ranked
   WITH CASE WHEN $max_per_concept IS NULL THEN ranked ELSE ranked[..$max_per_concept] END AS kept
   UNWIND range(0, size(kept) - 1) AS rank
   WITH kept[rank] AS e, rank
   MATCH (c)-[m:MENTIONED_IN]->(t:Chunk {id: e.chunk_id})
   OPTIONAL MATCH (t)-[:FROM_DOCUMENT]->(d:Document)
   OPTIONAL MATCH (s:Section {id: t.section_id})
-  RETURN collect({concept_id: c.id, chunk_id: t.id, rank: rank, w: e.w, reason: coalesce(e.reason, 'floor'),
+  RETURN collect({concept_id: c.id, chunk_id: t.id, rank: rank, w: e.w, reason: e.reason,
                   text: m.summary, document: d.title, document_id: d.id, section_path: s.path, index: t.index,
                   text_tokens: coalesce(m.tokens, size(m.summary) / 4 + 1),
                   reference_tokens: 8 + (size(coalesce(d.title, '')) + size(reduce(p = '', x IN coalesce(s.path, [])[CASE WHEN s.path[0] = d.title THEN 1 ELSE 0 END..] | p + x + ' > '))) / 4
@@ -86,30 +83,11 @@ WITH o, rows, budget, dropped, [x IN drop_order[..dropped] | [x.concept_id, x.ch
 UNWIND rows AS row
 WITH o, budget, dropped, row.concept AS c, row.summary AS summary,
      [x IN row.items WHERE dropped_keys = [] OR NOT [x.concept_id, x.chunk_id] IN dropped_keys] AS cited
-CALL (c, cited) {
-  // p = P_c(w) = (scores <= w) / n, from the concept's sorted score blocks (distribution.cypher):
-  // every score of the blocks before w's block (the last block whose first score is <= w),
-  // plus the scores <= w inside it; both found by binary search, each block read once.
-  OPTIONAL MATCH (dist:ScoreDistribution {concept_id: c.id}) WHERE size(cited) > 0
-  WITH cited, dist, dist.bounds AS bounds
-  WITH cited, dist, [x IN cited | reduce(r = [0, size(bounds)], step IN range(1, 40) |
-         CASE WHEN r[0] >= r[1] THEN r WHEN bounds[(r[0] + r[1]) / 2] <= x.w THEN [(r[0] + r[1]) / 2 + 1, r[1]]
-              ELSE [r[0], (r[0] + r[1]) / 2] END)[0] - 1] AS block_of
-  CALL (dist, block_of) {
-    UNWIND block_of AS block
-    WITH DISTINCT block
-    MATCH (b:ScoreBlock {concept_id: dist.concept_id, block: block})
-    RETURN collect([block, b.scores]) AS blocks
-  }
-  WITH cited, dist, block_of, [i IN range(0, size(cited) - 1) | [x IN blocks WHERE x[0] = block_of[i]][0][1]] AS scores
-  WITH cited, [i IN range(0, size(cited) - 1) | toFloat(block_of[i] * dist.block_size +
-         reduce(r = [0, size(scores[i])], step IN range(1, 40) |
-           CASE WHEN r[0] >= r[1] THEN r WHEN scores[i][(r[0] + r[1]) / 2] <= cited[i].w THEN [(r[0] + r[1]) / 2 + 1, r[1]]
-                ELSE [r[0], (r[0] + r[1]) / 2] END)[0]) / dist.n] AS p
-  UNWIND range(0, size(cited) - 1) AS i
-  WITH cited[i] AS x, p[i] AS p ORDER BY x.document_id, x.index
+CALL (cited) {
+  UNWIND cited AS x
+  WITH x ORDER BY x.document_id, x.index
   RETURN collect({chunk_id: x.chunk_id, document: x.document, document_id: x.document_id,
-                  section_path: x.section_path, text: x.text, w: x.w, p: p, reason: x.reason}) AS evidence
+                  section_path: x.section_path, text: x.text, w: x.w, reason: x.reason}) AS evidence
 }
 // The question its prompt asks: the plugin's of the concept's ontology, when it has one.
 OPTIONAL MATCH (ontology:Ontology {id: c.ontology})

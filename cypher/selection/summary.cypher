@@ -3,15 +3,15 @@
 // Browser: :param object_ids => null
 
 CALL () {
-  UNWIND coalesce($object_ids, []) AS object_id
-  MATCH (e:Evidence) WHERE e.object_id = object_id AND e.chunk_id IS NOT NULL AND e.concept_id IS NOT NULL
-  RETURN e
-  UNION ALL
-  WITH 1 AS one WHERE $object_ids IS NULL
-  MATCH (e:Evidence) WHERE e.concept_id IS NOT NULL AND e.w IS NOT NULL
-  RETURN e
+  MATCH (o:Object)-[oc:CONCERNS]->(k:Concept)
+  WHERE ($object_ids IS NULL OR o.id IN $object_ids) AND oc.scores IS NOT NULL
+  RETURN sum(size(oc.scores)) AS candidates, count(DISTINCT k) AS concepts
 }
-RETURN count(e) AS candidates, count(DISTINCT e.concept_id) AS concepts,
-       count(CASE WHEN e.reason = 'alpha' THEN 1 END) AS alpha,
-       count(CASE WHEN e.reason = 'beta' THEN 1 END) AS beta,
-       count(CASE WHEN e.floor AND e.reason IS NULL THEN 1 END) AS floor;
+CALL () {
+  MATCH (e:Evidence)
+  WHERE $object_ids IS NULL OR e.object_id IN $object_ids
+  UNWIND e.reasons AS reason
+  RETURN count(CASE WHEN reason = 'alpha' THEN 1 END) AS alpha, count(CASE WHEN reason = 'beta' THEN 1 END) AS beta,
+         count(CASE WHEN reason = 'floor' THEN 1 END) AS floor
+}
+RETURN candidates, concepts, alpha, beta, floor;

@@ -41,8 +41,11 @@ def select_command(app: App, alpha: float | None, beta: float | None, object_ids
     from tripartite.selection.settings import effective
 
     chosen = effective(app.graph, app.settings.selection, alpha=alpha, beta=beta)
+    from tripartite.selection.engine import choose
+
     report = select(app.graph, chosen.alpha, chosen.beta, list(object_ids) or None,
-                    concurrency=concurrency or app.settings.selection.concurrency, on_wait=say)
+                    concurrency=concurrency or app.settings.selection.concurrency, on_wait=say,
+                    engine=choose(app.graph, app.settings.selection.engine))
     return {"alpha": chosen.alpha, "beta": chosen.beta, **vars(report), "objects": list(object_ids)}
 
 

@@ -120,3 +120,33 @@ def server_logs(app: App, lines: int, follow: bool) -> None:
 
 
 COMMANDS = [server_group]
+
+
+@server_group.command("plugin")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=".", show_default=True,
+              help="The folder to copy the jar to: a Docker volume's or a self-managed server's plugins folder.")
+@output(lambda built: [f"wrote {built['jar']}", "on that server, allow it in neo4j.conf and restart:",
+                       "  dbms.security.procedures.unrestricted=apoc.*,gds.*,tripartite.*",
+                       "then `tripartite doctor` says the selection runs on the plugin"])
+@pass_app
+def server_plugin(app: App, out_dir: str) -> dict:
+    """Build the selection's procedure plugin (procedures/, Java 17 and Maven) for a server
+    this command does not manage (Docker, compose, self-managed) and copy its jar to --out.
+    The local server needs none of this: `server start` installs it."""
+    import shutil
+    from pathlib import Path
+
+    from tripartite.infra.errors import TripartiteError
+    from tripartite.infra.server.plugin import build
+
+    jar = build(app.settings.cache_dir, app.settings.server.neo4j_version, say)
+    if jar is None:
+        raise TripartiteError("the procedure plugin could not be built (see the line above); the selection runs "
+                              "its Cypher scripts on that server meanwhile")
+    target = Path(out_dir)
+    target.mkdir(parents=True, exist_ok=True)
+    for old in target.glob("tripartite-procedures-*.jar"):  # one version at a time on a server
+        old.unlink()
+    copied = target / jar.name
+    shutil.copyfile(jar, copied)
+    return {"jar": str(copied)}

@@ -19,6 +19,7 @@ def _status_lines(states: list[dict]) -> list[str]:
 def migrate_command(app: App, show_status: bool, as_json: bool) -> None:
     """Apply cypher/migrations/V<NNN>__<description>.cypher in version order, then changed R__ ones."""
     from tripartite.infra import migrations
+    from tripartite.selection.run import finish_conversion
 
     folder = app.settings.migrations_dir
     if show_status:
@@ -40,8 +41,14 @@ def migrate_command(app: App, show_status: bool, as_json: bool) -> None:
                        "(APOC Extended); it is applied once they are installed")
 
     done = migrations.migrate(app.graph, folder, on_applied=applied, on_skipped=skipped, on_wait=say)
+    converted = finish_conversion(app.graph, on_wait=say)  # migration V012 hands the selection over
     if as_json:
-        emit_json({"applied": [m.name for m in done]})
+        emit_json({"applied": [m.name for m in done], "selection_converted": bool(converted)})
+        return
+    if converted:
+        click.echo(f"converted the selection to its new store: {converted.candidates} candidates, "
+                   f"{converted.selected_alpha + converted.selected_beta + converted.floor} selected "
+                   f"({converted.engine} path)")
     elif not done:
         click.echo("up to date: nothing to apply")
 

@@ -160,7 +160,7 @@ def scorer_for(graph: Graph, embedder, object_id: str, judge: LexiconJudge, llm_
 
 def measure_tripartite(graph: Graph, scorer: Scorer, variant: Variant, question: str | None) -> Measurement:
     built = tripartite_prompt(graph, scorer.object_id, question, variant.max_per_concept, variant.max_tokens,
-                              variant.selection, variant.tokens_per_concept)
+                              variant.selection, variant.tokens_per_concept, percentiles=False)
     evidence = [e for c in built["concepts"] for e in c["evidence"]]
     return scorer.measure(variant.label, built["tokens"], [e["chunk_id"] for e in evidence],
                           "\n".join(e["text"] for e in evidence))

@@ -69,6 +69,7 @@ class ServerSettings:
     pagecache: str = "512m"
     java: str = ""  # path to a java binary; found automatically when empty
     start_timeout: float = 180.0
+    procedures: bool = True  # build procedures/ and install it (the selection's plugin path); False: Cypher only
 
 
 STRUCTURED_MODES = ("auto", "on", "off")
@@ -115,6 +116,7 @@ class SelectionSettings:
     max_per_concept: int | None = None  # each concept's best N extracts (None: no cap)
     question: str = ""                  # "" asks the object's plugin, then GENERIC_QUESTION
     concurrency: int | None = None      # select's concurrent transactions (None: the server's processors)
+    engine: str = "auto"                # auto: the procedure plugin where the server has it, else Cypher; cypher; plugin
 
 
 @dataclass(frozen=True)
@@ -295,6 +297,8 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
         except ValueError:
             raise ConfigError(f"TRIPARTITE_SELECT_CONCURRENCY={env['TRIPARTITE_SELECT_CONCURRENCY']!r} is not a whole "
                               "number; use 1 or more") from None
+    if env.get("TRIPARTITE_SELECT_ENGINE"):
+        selection_values["engine"] = env["TRIPARTITE_SELECT_ENGINE"]
     selection_settings = _selection(path, selection_values)
 
     home_value = server.pop("home", ".tripartite/neo4j")
@@ -302,8 +306,13 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
     server_settings = ServerSettings(home=(base / home).resolve(), **server)
     bolt = _port(env.get("TRIPARTITE_BOLT_PORT", server_settings.bolt_port), "bolt_port")
     http = _port(env.get("TRIPARTITE_HTTP_PORT", server_settings.http_port), "http_port")
+    procedures = env.get("TRIPARTITE_PROCEDURES")
+    if procedures is not None and procedures.lower() not in ("on", "off", "1", "0", "true", "false"):
+        raise ConfigError(f"TRIPARTITE_PROCEDURES={procedures!r}: use on or off")
     server_settings = replace(server_settings, bolt_port=bolt, http_port=http,
-                              java=env.get("TRIPARTITE_JAVA", server_settings.java))
+                              java=env.get("TRIPARTITE_JAVA", server_settings.java),
+                              procedures=server_settings.procedures if procedures is None
+                              else procedures.lower() in ("on", "1", "true"))
 
     uri_given = env.get("NEO4J_URI") or neo4j.get("uri")
     uri = uri_given or f"bolt://127.0.0.1:{bolt}"
@@ -344,6 +353,9 @@ def _selection(path: Path | None, values: dict[str, Any]) -> SelectionSettings:
     selection = SelectionSettings(**values)
     if selection.mode not in ("floor", "paper"):
         raise ConfigError(f"{path}: [selection] mode {selection.mode!r} is unknown; use 'floor' or 'paper'")
+    if selection.engine not in ("auto", "cypher", "plugin"):
+        raise ConfigError(f"[selection] engine {selection.engine!r} (or TRIPARTITE_SELECT_ENGINE) is unknown; use auto, "
+                          "cypher or plugin")
     for name in ("alpha", "beta"):
         value = getattr(selection, name)
         if not isinstance(value, (int, float)) or not 0 <= value <= 1:

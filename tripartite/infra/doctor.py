@@ -50,11 +50,31 @@ def run_checks(settings: Settings) -> list[Check]:
             else:
                 checks.append(_migrations_check(graph, settings))
                 checks.append(_provenance_check(graph, settings))
+                checks.append(_selection_check(graph, settings))
     checks.append(_embedding_check(settings))
     checks.append(_llm_check(settings))
     if settings.llm.configured and checks[-1].ok:
         checks.append(_llm_answers_check(settings))
     return checks
+
+
+def _selection_check(graph: Graph, settings: Settings) -> Check:
+    """The selection store's version, and which path runs the selection's steps."""
+    from tripartite.selection.engine import choose
+
+    try:
+        store = graph.one("selection/store_state")
+        engine = choose(graph, settings.selection.engine)
+    except TripartiteError as exc:
+        return Check("selection", False, str(exc), required=False)
+    except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError):
+        return Check("selection", False, "skipped: the database does not answer", required=False)
+    if store["version"] < 2:
+        return Check("selection", False, f"store version 1 ({store['old_evidence']:,} Evidence nodes, one per "
+                                         "candidate): run `tripartite migrate`, which converts it", required=False)
+    return Check("selection", True, f"store version 2 (scores per (object, concept) pair; {store['evidence']:,} "
+                                    f"Evidence nodes, one per pair with what it selects); steps run by {engine.reason}",
+                 required=False)
 
 
 def _provenance_check(graph: Graph, settings: Settings) -> Check:

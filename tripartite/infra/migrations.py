@@ -50,10 +50,12 @@ DATABASE_DIRECTIVE = re.compile(r"^\s*//\s*@database:\s*(?P<name>[A-Za-z0-9._\-]
 REQUIRES_DIRECTIVE = re.compile(r"^\s*//\s*@requires:\s*(?P<procedure>[A-Za-z0-9._]+)\s*$", re.MULTILINE)
 INCLUDE_DIRECTIVE = re.compile(r"^\s*//\s*@include:\s*(?P<param>[A-Za-z_]\w*)\s*=\s*(?P<script>[\w/\-.]+)\s*$",
                                re.MULTILINE)
-DIRECTIVES = {"database": DATABASE_DIRECTIVE, "requires": REQUIRES_DIRECTIVE, "include": INCLUDE_DIRECTIVE}
+BATCHED_DIRECTIVE = re.compile(r"^\s*//\s*@batched\s*$", re.MULTILINE)
+DIRECTIVES = {"database": DATABASE_DIRECTIVE, "requires": REQUIRES_DIRECTIVE, "include": INCLUDE_DIRECTIVE,
+              "batched": BATCHED_DIRECTIVE}
 DIRECTIVE_FORMS = {"database": "// @database: <name>", "requires": "// @requires: <procedure name>",
-                   "include": "// @include: <parameter> = <part>/<script>"}
-DIRECTIVE_LINE = re.compile(r"^\s*//\s*@(?P<name>database|requires|include)\b")
+                   "include": "// @include: <parameter> = <part>/<script>", "batched": "// @batched"}
+DIRECTIVE_LINE = re.compile(r"^\s*//\s*@(?P<name>database|requires|include|batched)\b")
 SCHEMA_STATEMENT = re.compile(
     r"^(CREATE|DROP)\s+(OR\s+REPLACE\s+)?"
     r"((RANGE|TEXT|POINT|LOOKUP|FULLTEXT|VECTOR|BTREE)\s+)?(INDEX|CONSTRAINT)\b",
@@ -71,6 +73,9 @@ class MigrationFile:
     database: str | None  # from the @database directive; None means the configured one
     requires: tuple[str, ...] = ()       # procedures it needs; without them it is skipped, not failed
     params: tuple[tuple[str, str], ...] = ()  # @include'd scripts, passed as parameters
+    batched: bool = False  # @batched: each statement commits on its own (CALL ... IN TRANSACTIONS), for
+                           # data too big for one transaction; every statement must be safe to run again,
+                           # since an interrupted run is recorded only when a later one finishes it
 
     @property
     def name(self) -> str:
@@ -142,7 +147,8 @@ def discover(folder: Path) -> list[MigrationFile]:
                           + (json.dumps(SELECTION_DEFAULTS, sort_keys=True) if "$selection_defaults" in source else ""))
         migration = MigrationFile(version, match["description"], path, digest, statements,
                                   directive["name"] if directive else None,
-                                  tuple(m["procedure"] for m in REQUIRES_DIRECTIVE.finditer(source)), params)
+                                  tuple(m["procedure"] for m in REQUIRES_DIRECTIVE.finditer(source)), params,
+                                  bool(BATCHED_DIRECTIVE.search(source)))
         kinds = {is_schema_statement(s.text) for s in statements}
         if len(kinds) > 1:
             raise MigrationError(f"{path}: mixes schema statements (constraints, indexes) with data statements, which Neo4j "
@@ -256,6 +262,10 @@ def _apply_one(graph: Graph, migration: MigrationFile) -> float:
     params = {"database": database, "selection_defaults": SELECTION_DEFAULTS, **dict(migration.params)}
     with graph.driver.session(database=target) as session:
         _validate(session, migration, params)
+        if migration.batched:
+            _apply_batched(session, migration, params)
+            graph.run(_record_script(migration), duration_ms=round((time.perf_counter() - started) * 1000), **record)
+            return time.perf_counter() - started
         tx = session.begin_transaction()
         line = migration.statements[0].line
         try:
@@ -276,6 +286,20 @@ def _apply_one(graph: Graph, migration: MigrationFile) -> float:
     if migration.is_schema or target != database:
         graph.run(_record_script(migration), duration_ms=round(elapsed * 1000), **record)
     return elapsed
+
+
+def _apply_batched(session: neo4j.Session, migration: MigrationFile, params: dict) -> None:
+    """Each statement as an auto-commit query: what commits stays, and a run that is killed is
+    finished by the next `migrate`, which runs the file again from its first statement."""
+    from neo4j.exceptions import Neo4jError
+
+    for statement in migration.statements:
+        try:
+            session.run(statement.text, params).consume()
+        except Neo4jError as exc:
+            raise MigrationError(f"{migration.path}:{statement.line}: failed: {_message(exc)} (what committed before "
+                                 "stays; the statements are safe to run again): fix the cause and run "
+                                 "`tripartite migrate` again") from None
 
 
 def _record_script(migration: MigrationFile) -> str:

@@ -1,4 +1,4 @@
-"""Where the project's non-Python files are: cypher/, plugins/ and samples/.
+"""Where the project's non-Python files are: cypher/, plugins/, procedures/ and samples/.
 
 In a checkout or an editable install they sit beside the package at the top of the
 repository; a built wheel carries them inside the package (see pyproject.toml).
@@ -33,3 +33,8 @@ def samples_dir() -> Path:
 def plugins_dir() -> Path:
     """Plugin ontologies: one folder per domain with plugin.yaml, ontology.yaml and prompts/."""
     return _project_dir("plugins")
+
+
+def procedures_dir() -> Path:
+    """The procedure plugin's Maven project (the selection's steps in Java)."""
+    return _project_dir("procedures")

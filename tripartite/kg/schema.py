@@ -59,7 +59,7 @@ def normal_name(name: str) -> str:
 # "Concept" would pass for an ontology concept (migration V010 repairs graphs made before).
 RESERVED_LABELS = frozenset({
     "Concept", "ConceptClass", "Ontology", "Document", "Section", "Chunk", "Object", "Evidence", "Community",
-    "ReportSentence", "ScoreDistribution", "ScoreBlock", "SelectionState", "InputsVersion", "TunedSelection",
+    "ReportSentence", "ScoreDistribution", "ScoreBlock", "ScoreBin", "SelectionState", "InputsVersion", "TunedSelection",
     "AnalysisRun",
 })
 

@@ -14,7 +14,6 @@ from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.infra.tokens import count_tokens
 from tripartite.lexical.sentences import sentences_of
-from tripartite.selection.run import parameters
 
 SELECTIONS = ("floor", "paper")
 PREAMBLE = ("Object {object_id}: what it says about each concept, and what the reference documents say about "
@@ -29,11 +28,13 @@ class StaleSelection(TripartiteError):
     """The stored selection does not reflect the graph (never run, interrupted, or inputs changed)."""
 
 
-def check_fresh(graph: Graph, object_id: str) -> None:
-    """Refuse, in one line naming the command to run, a selection a prompt cannot trust."""
+def check_fresh(graph: Graph, object_id: str) -> tuple[float | None, float | None]:
+    """Refuse, in one line naming the command to run, a selection a prompt cannot trust; else
+    the alpha and beta it was made with."""
     row = graph.one("selection/freshness", object_id=object_id)
     if row["freshness"] != "fresh":
         raise StaleSelection(row["hint"])
+    return row["alpha"], row["beta"]
 
 
 def why_no_prompt(graph: Graph, object_id: str) -> str:
@@ -62,23 +63,25 @@ def prompt_material(graph: Graph, object_id: str, max_per_concept: int | None = 
 
 def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None, max_per_concept: int | None = None,
                       max_tokens: int | None = None, selection: str = "floor",
-                      tokens_per_concept: int | None = None) -> dict:
+                      tokens_per_concept: int | None = None, percentiles: bool = True) -> dict:
     """The prompt for one object, as build_prompt gives it. The question is the one given,
     else the one of the object's ontology plugin, else a generic one. The budget is
     max_tokens, else tokens_per_concept for each concept of the object (plus the question
     and headings), else none. The script fits its size estimate to the budget; the laid-out
-    prompt is then measured, and the script's budget searched for the largest prompt that fits."""
+    prompt is then measured, and the script's budget searched for the largest prompt that fits.
+    Each extract's P_c(w) goes into the JSON form unless `percentiles` is False (the text does
+    not show it, and it costs a query)."""
     if selection not in SELECTIONS:
         raise TripartiteError(f"selection {selection!r} is unknown; use one of {', '.join(SELECTIONS)}")
-    check_fresh(graph, object_id)
-    alpha, beta = parameters(graph)
+    alpha, beta = check_fresh(graph, object_id)
     budgeted = max_tokens is not None or tokens_per_concept is not None
     if question is None and budgeted:  # its size is part of the budget: know it first
         found = graph.one("objects/object_question", object_id=object_id)
         question = question_or_default(None, found["question"] if found else None)
     def attempt(budget: int | None) -> tuple[dict, int, int | None]:
         nonlocal question
-        fixed = count_tokens(f"Question: {question or ''}\n\n{PREAMBLE.format(object_id=object_id)}\n\nReferences:\n")
+        fixed = count_tokens(f"Question: {question or ''}\n\n{PREAMBLE.format(object_id=object_id)}\n\nReferences:\n") \
+            if budget is not None or tokens_per_concept is not None else 0
         rows = prompt_material(graph, object_id, max_per_concept, selection, budget, fixed, tokens_per_concept)
         if not rows:
             raise NoPrompt(why_no_prompt(graph, object_id))
@@ -87,10 +90,16 @@ def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None,
         return built, rows[0]["dropped"], rows[0]["budget"]
 
     built, dropped, max_tokens = attempt(max_tokens)
-    if max_tokens is None:
-        return built
-    # The script's size model is close but not exact: search its budget for the largest laid-out
-    # prompt that fits (a few more queries, each a few milliseconds).
+    if max_tokens is not None:
+        built = _fitted(built, dropped, max_tokens, attempt)
+    if percentiles:
+        add_percentiles(graph, built)
+    return built
+
+
+def _fitted(built: dict, dropped: int, max_tokens: int, attempt) -> dict:
+    """The script's size model is close but not exact: search its budget for the largest
+    laid-out prompt that fits (a few more queries, each a few milliseconds)."""
     fits = built["tokens"] <= max_tokens
     best, low, high = (built, max_tokens, None) if fits else (None, None, max_tokens)
     for _ in range(8):
@@ -144,11 +153,21 @@ def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float |
     prompt = "\n".join(lines).rstrip() + "\n"
     concepts = [{"concept_id": row["concept_id"], "name": row["name"], "summary": row["summary"],
                  "evidence": [{"chunk_id": e["chunk_id"], "document": e["document"],
-                               "section_path": e["section_path"] or [], "text": e["text"], "w": e["w"], "p": e["p"],
+                               "section_path": e["section_path"] or [], "text": e["text"], "w": e["w"], "p": e.get("p"),
                                "reason": e["reason"], "n": numbers[e["chunk_id"]]} for e in row["evidence"]]}
                 for row in rows]
     return {"object_id": object_id, "selection": selection, "alpha": alpha, "beta": beta, "max_tokens": max_tokens,
             "tokens": count_tokens(prompt), "prompt": prompt, "concepts": concepts, "references": references}
+
+
+def add_percentiles(graph: Graph, built: dict) -> None:
+    """Set p = P_c(w) on each extract of a built prompt (cypher/selection/percentiles.cypher)."""
+    wanted = [{"concept_id": c["concept_id"], "ws": sorted({e["w"] for e in c["evidence"]})}
+              for c in built["concepts"] if c["evidence"]]
+    found = {(r["concept_id"], r["w"]): r["p"] for r in graph.run("selection/percentiles", concepts=wanted)} if wanted else {}
+    for concept in built["concepts"]:
+        for extract in concept["evidence"]:
+            extract["p"] = found.get((concept["concept_id"], extract["w"]))
 
 
 def reference_trail(ref: dict) -> str:

@@ -22,6 +22,8 @@ from tripartite.infra.config import ServerSettings
 from tripartite.infra.errors import ServerError
 from tripartite.infra.server.java import find_java
 from tripartite.infra.server.maven import ServerJars, file_lock, resolve_jars
+from tripartite.infra.server.plugin import build as build_plugin
+from tripartite.infra.server.plugin import install as install_plugin
 
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 # Neo4j's off-heap buffers need these on Java 17+; without java.nio the start fails with
@@ -61,6 +63,7 @@ class LocalServer:
         self.pid_file = self.run_dir / "tripartite.pid"  # Neo4j manages its own neo4j.pid here
         self.info_file = self.run_dir / "server.json"
         self.console_log = self.logs_dir / "console.log"
+        self.plugins_dir = self.home / "plugins"  # links to the shared jar cache, plus the procedure plugin
 
     # ---- state -------------------------------------------------------------------------
     def _recorded(self) -> dict:
@@ -94,9 +97,12 @@ class LocalServer:
         )
 
     # ---- config ------------------------------------------------------------------------
-    def write_config(self, jars: ServerJars) -> None:
+    def write_config(self, jars: ServerJars, procedures: Path | None = None) -> None:
+        """neo4j.conf and apoc.conf, and the server's own plugins folder: the shared jars plus,
+        when given, the procedure plugin's jar."""
         for folder in (self.conf_dir, self.data_dir, self.logs_dir, self.run_dir):
             folder.mkdir(parents=True, exist_ok=True)
+        install_plugin(self.plugins_dir, jars.plugins, procedures)
         s = self.settings
         lines = [
             "# Written by `tripartite server start`; edits are overwritten on the next start.",
@@ -111,10 +117,10 @@ class LocalServer:
             "dbms.security.auth_enabled=false",
             f"server.directories.data={self.data_dir}",
             f"server.directories.logs={self.logs_dir}",
-            f"server.directories.plugins={jars.plugins}",
+            f"server.directories.plugins={self.plugins_dir}",
             f"server.directories.run={self.run_dir}",
             f"server.memory.pagecache.size={s.pagecache}",
-            "dbms.security.procedures.unrestricted=apoc.*,gds.*",
+            "dbms.security.procedures.unrestricted=apoc.*,gds.*,tripartite.*",
             "dbms.usage_report.enabled=false",
         ]
         (self.conf_dir / "neo4j.conf").write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -140,7 +146,20 @@ class LocalServer:
                 raise ServerError(f"port {port} ({name}) on 127.0.0.1 is taken by another process; stop it, or start on "
                                   f"another port with --{name.lower()}-port / TRIPARTITE_{name.upper()}_PORT")
         jars = resolve_jars(self.cache_dir, self.settings, self.say)
-        self.write_config(jars)
+        procedures = build_plugin(self.cache_dir, self.settings.neo4j_version, self.say) \
+            if self.settings.procedures else None
+        try:
+            return self._launch(java, jars, procedures)
+        except ServerError:
+            if procedures is None:
+                raise
+            # A plugin that does not load must not cost the server: start without it, and say so.
+            self.say(f"Neo4j did not start with the procedure plugin (see {self.console_log}); starting it without: "
+                     "select runs the Cypher scripts")
+            return self._launch(java, jars, None)
+
+    def _launch(self, java: str, jars: ServerJars, procedures: Path | None) -> ServerStatus:
+        self.write_config(jars, procedures)
         command = [
             java, f"-Xms{self.settings.heap}", f"-Xmx{self.settings.heap}", *JVM_OPENS,
             "-cp", f"{jars.classpath}:{self.conf_dir}", ENTRY_POINT,

@@ -1,0 +1,308 @@
+package org.tripartite.selection;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Relationship;
+
+/**
+ * Steps 3 and 4 and the floor, as cypher/selection/classify.cypher: alpha (w >= alpha_w), the
+ * Markov blanket (w >= beta_w beside an alpha candidate on the same chunk of the same object),
+ * and each pair's best candidate; one Evidence node per (object, concept) pair with its selected
+ * candidates, best first, written only where it changed.
+ */
+final class Classify {
+    private Classify() {
+    }
+
+    private record Selected(String chunk, double w, String reason) {
+    }
+
+    /**
+     * A concept's chunk list, each chunk's number in the run (for the blanket's bit set), its
+     * thresholds, and those its stored classification was made with (classified false: none).
+     */
+    private record Concept(String[] chunks, int[] numbers, Double alpha, Double beta,
+                           boolean classified, Double classifiedAlpha, Double classifiedBeta) {
+    }
+
+    /** One object's pairs with scores: concept ids and their score lists, in step. */
+    private record Pairs(List<String> conceptIds, List<double[]> scores) {
+    }
+
+    /** @param objectIds the objects to classify (plus those a moved threshold may change), or null for all */
+    static long run(Store store, List<String> objectIds) {
+        Map<String, Node> distributions = new HashMap<>();
+        Map<String, Concept> concepts = new HashMap<>();  // each concept's chunk list and thresholds, read once
+        Map<String, Integer> numbers = new HashMap<>();
+        for (Node distribution : store.all(Store.DISTRIBUTION)) {
+            String conceptId = (String) distribution.getProperty("concept_id");
+            distributions.put(conceptId, distribution);
+            String[] chunks = (String[]) distribution.getProperty("chunks", new String[0]);
+            int[] numbered = new int[chunks.length];
+            for (int i = 0; i < chunks.length; i++) {
+                numbered[i] = numbers.computeIfAbsent(chunks[i], chunk -> numbers.size());
+            }
+            concepts.put(conceptId, new Concept(chunks, numbered,
+                    (Double) distribution.getProperty("alpha_w", null), (Double) distribution.getProperty("beta_w", null),
+                    distribution.hasProperty("classified"),
+                    (Double) distribution.getProperty("classified_alpha_w", null),
+                    (Double) distribution.getProperty("classified_beta_w", null)));
+        }
+        BitSet anchored = new BitSet(numbers.size());
+        long classified = objectIds == null ? classifyAll(store, concepts, anchored)
+                : classifySome(store, objectIds, concepts, anchored);
+        for (Node distribution : distributions.values()) {  // the classification follows the thresholds
+            distribution.setProperty("classified", true);
+            copy(distribution, "alpha_w", "classified_alpha_w");
+            copy(distribution, "beta_w", "classified_beta_w");
+        }
+        return classified;
+    }
+
+    /** A full run: every object, its Evidence read all at once; Evidence of objects that are gone is deleted. */
+    private static long classifyAll(Store store, Map<String, Concept> concepts, BitSet anchored) {
+        Map<String, Map<String, Node>> evidence = new HashMap<>();
+        for (Node node : store.all(Store.EVIDENCE)) {
+            evidence.computeIfAbsent((String) node.getProperty("object_id"), id -> new HashMap<>())
+                    .put((String) node.getProperty("concept_id"), node);
+        }
+        List<Node> objects = store.all(Store.OBJECT);
+        for (Node object : objects) {
+            Map<String, Node> stored = evidence.remove(Store.id(object));
+            write(store, Store.id(object), selection(pairs(object, Map.of()), concepts, false, anchored),
+                    stored == null ? Map.of() : stored);
+            object.removeProperty("reclassify");
+        }
+        evidence.values().forEach(gone -> gone.values().forEach(Node::delete));
+        return objects.size();
+    }
+
+    /**
+     * An incremental run: the given objects (and any an interrupted Cypher run marked) with
+     * their Evidence read in full; then every other object with a candidate between a concept's
+     * old and new threshold. Those objects' scores did not change and their Evidence is their
+     * classification at the old thresholds (a run that did not finish makes the next one full),
+     * so only the pairs whose selection differs between the old and the new thresholds are
+     * read and written.
+     */
+    private static long classifySome(Store store, List<String> objectIds, Map<String, Concept> concepts,
+                                     BitSet anchored) {
+        Set<Node> given = new LinkedHashSet<>();
+        for (String id : objectIds) {
+            Node object = store.object(id);
+            if (object != null) {
+                given.add(object);
+            }
+        }
+        for (Node object : store.all(Store.OBJECT)) {
+            if (object.hasProperty("reclassify")) {  // marked by a Cypher run that was interrupted
+                given.add(object);
+            }
+        }
+        for (Node object : given) {
+            Map<String, Node> stored = new HashMap<>();
+            for (Node node : store.evidenceOf(Store.id(object))) {
+                stored.put((String) node.getProperty("concept_id"), node);
+            }
+            write(store, Store.id(object), selection(pairs(object, Map.of()), concepts, false, anchored), stored);
+            object.removeProperty("reclassify");
+        }
+        Map<Relationship, double[]> read = new HashMap<>();  // the scores moved() decoded, used again
+        Map<Node, Boolean> moved = moved(store, concepts, read);
+        for (Node object : moved.keySet()) {
+            if (given.contains(object)) {
+                continue;
+            }
+            String objectId = Store.id(object);
+            Pairs pairs = pairs(object, read);
+            Map<String, List<Selected>> now = selection(pairs, concepts, false, anchored);
+            Map<String, List<Selected>> before = selection(pairs, concepts, true, anchored);
+            for (String conceptId : pairs.conceptIds()) {
+                List<Selected> next = now.get(conceptId);
+                if (concepts.get(conceptId).classified() && next.equals(before.get(conceptId))) {
+                    continue;
+                }
+                Node evidence = store.evidence(objectId, conceptId);
+                write(store, objectId, Map.of(conceptId, next),
+                        evidence == null ? Map.of() : Map.of(conceptId, evidence));
+            }
+        }
+        given.addAll(moved.keySet());
+        return given.size();
+    }
+
+    /** How many decoded scores moved() keeps for the classification after it (8 bytes each). */
+    private static final long KEPT_SCORES = 4_000_000;
+
+    /**
+     * The objects with a candidate between a concept's old and new threshold (all of a new
+     * concept's); the scores it decoded go into `read` (up to KEPT_SCORES of them).
+     */
+    private static Map<Node, Boolean> moved(Store store, Map<String, Concept> concepts, Map<Relationship, double[]> read) {
+        Map<Node, Boolean> found = new LinkedHashMap<>();
+        long kept = 0;
+        for (Node concept : store.all(Store.CONCEPT)) {
+            Concept known = concepts.get(Store.id(concept));
+            if (known == null) {
+                continue;
+            }
+            List<double[]> ranges = new ArrayList<>();  // [low, high], high NaN: up to the top
+            if (!known.classified()) {
+                ranges.add(new double[] {-2.0, Double.NaN});
+            } else {
+                range(ranges, known.classifiedAlpha(), known.alpha());
+                range(ranges, known.classifiedBeta(), known.beta());
+            }
+            if (ranges.isEmpty()) {
+                continue;
+            }
+            for (Relationship pair : Store.pairsOf(concept)) {
+                double[] scores = Store.scores(pair);
+                if (scores == null) {
+                    continue;
+                }
+                if (inside(scores, ranges)) {
+                    found.put(pair.getStartNode(), true);
+                }
+                if (kept < KEPT_SCORES) {  // a found object's other pairs are read again otherwise
+                    read.put(pair, scores);
+                    kept += scores.length;
+                }
+            }
+        }
+        return found;
+    }
+
+    private static void range(List<double[]> ranges, Double old, Double now) {
+        if (old == null && now == null || old != null && old.equals(now)) {
+            return;
+        }
+        if (old == null || now == null) {  // a missing threshold: nothing passes, so up to the top
+            ranges.add(new double[] {old == null ? now : old, Double.NaN});
+            return;
+        }
+        ranges.add(new double[] {Math.min(old, now), Math.max(old, now)});
+    }
+
+    private static boolean inside(double[] scores, List<double[]> ranges) {
+        for (double w : scores) {
+            for (double[] range : ranges) {
+                if (w >= range[0] && (Double.isNaN(range[1]) || w < range[1])) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** An object's pairs that have scores and a distribution (scores from `read` where there). */
+    private static Pairs pairs(Node object, Map<Relationship, double[]> read) {
+        List<String> conceptIds = new ArrayList<>();
+        List<double[]> scores = new ArrayList<>();
+        for (Relationship pair : Store.concerns(object)) {
+            double[] w = read.containsKey(pair) ? read.get(pair) : Store.scores(pair);
+            if (w != null && w.length > 0) {
+                conceptIds.add(Store.id(pair.getEndNode()));
+                scores.add(w);
+            }
+        }
+        return new Pairs(conceptIds, scores);
+    }
+
+    /**
+     * Each pair's selected candidates, best first, under the concepts' current thresholds (or,
+     * `before`, those of their stored classification). `anchored`: a cleared bit set over the
+     * run's chunk numbers, left cleared.
+     */
+    private static Map<String, List<Selected>> selection(Pairs pairs, Map<String, Concept> concepts, boolean before,
+                                                         BitSet anchored) {
+        List<String> ids = new ArrayList<>();
+        List<double[]> scores = new ArrayList<>();
+        for (int p = 0; p < pairs.conceptIds().size(); p++) {
+            if (concepts.containsKey(pairs.conceptIds().get(p))) {
+                ids.add(pairs.conceptIds().get(p));
+                scores.add(pairs.scores().get(p));
+            }
+        }
+        // The chunks that hold an alpha candidate of this object (of any concept): the blanket's anchors.
+        for (int p = 0; p < ids.size(); p++) {
+            Concept concept = concepts.get(ids.get(p));
+            Double a = before ? concept.classifiedAlpha() : concept.alpha();
+            if (a != null) {
+                double[] w = scores.get(p);
+                for (int i = 0; i < w.length; i++) {
+                    if (w[i] >= a) {
+                        anchored.set(concept.numbers()[i]);
+                    }
+                }
+            }
+        }
+        Map<String, List<Selected>> byConcept = new HashMap<>();
+        for (int p = 0; p < ids.size(); p++) {
+            Concept concept = concepts.get(ids.get(p));
+            double[] w = scores.get(p);
+            Double a = before ? concept.classifiedAlpha() : concept.alpha();
+            Double b = before ? concept.classifiedBeta() : concept.beta();
+            int best = Scores.best(w);
+            List<Selected> selected = new ArrayList<>();
+            for (int i = 0; i < w.length; i++) {
+                String reason = a != null && w[i] >= a ? "alpha"
+                        : b != null && w[i] >= b && anchored.get(concept.numbers()[i]) ? "beta"
+                        : i == best ? "floor" : null;
+                if (reason != null) {
+                    selected.add(new Selected(concept.chunks()[i], w[i], reason));
+                }
+            }
+            selected.sort((x, y) -> x.w() != y.w() ? Double.compare(y.w(), x.w()) : Scores.CODE_POINTS.compare(x.chunk(), y.chunk()));
+            byConcept.put(ids.get(p), selected);
+        }
+        anchored.clear();
+        return byConcept;
+    }
+
+    /** Write each pair's selection to its Evidence (`stored`, by concept), only what changed; delete the others. */
+    private static void write(Store store, String objectId, Map<String, List<Selected>> byConcept, Map<String, Node> stored) {
+        for (Map.Entry<String, List<Selected>> entry : byConcept.entrySet()) {
+            List<Selected> selected = entry.getValue();
+            String[] chunkIds = selected.stream().map(Selected::chunk).toArray(String[]::new);
+            double[] ws = selected.stream().mapToDouble(Selected::w).toArray();
+            String[] reasons = selected.stream().map(Selected::reason).toArray(String[]::new);
+            Node evidence = stored.get(entry.getKey());
+            if (evidence == null) {
+                evidence = store.createEvidence(objectId, entry.getKey());
+            }
+            if (!Scores.same(evidence.getProperty("chunk_ids", null), chunkIds)) {
+                evidence.setProperty("chunk_ids", chunkIds);
+            }
+            if (!Scores.same(evidence.getProperty("w", null), ws)) {
+                evidence.setProperty("w", ws);
+            }
+            if (!Scores.same(evidence.getProperty("reasons", null), reasons)) {
+                evidence.setProperty("reasons", reasons);
+            }
+        }
+        for (Map.Entry<String, Node> entry : stored.entrySet()) {
+            if (!byConcept.containsKey(entry.getKey())) {
+                entry.getValue().delete();
+            }
+        }
+    }
+
+    private static void copy(Node node, String from, String to) {
+        Object value = node.getProperty(from, null);
+        if (value == null) {
+            node.removeProperty(to);
+        } else {
+            node.setProperty(to, value);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package org.tripartite.selection;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.Transaction;
+import org.neo4j.procedure.Context;
+import org.neo4j.procedure.Description;
+import org.neo4j.procedure.Mode;
+import org.neo4j.procedure.Name;
+import org.neo4j.procedure.Procedure;
+import org.neo4j.procedure.UserFunction;
+
+/**
+ * The selection's three steps as procedures, each the equal of its script in cypher/selection/
+ * (score.cypher, distribution.cypher, classify.cypher), which stay the readable reference and
+ * the path where the server takes no plugins. tripartite/selection/engine.py calls these when
+ * the server runs the plugin built from the same sources (version() is their hash).
+ */
+public class SelectionProcedures {
+    @Context
+    public Transaction tx;
+
+    @Context
+    public GraphDatabaseService db;  // worker threads' own read transactions (Score)
+
+    public static class Count {
+        public final long count;
+
+        public Count(long count) {
+            this.count = count;
+        }
+    }
+
+    @Procedure(name = "tripartite.selection.score", mode = Mode.WRITE)
+    @Description("Step 1: each (object, concept) pair's scores on its CONCERNS edge (objectIds null: a full run, "
+            + "which also sets every concept's chunk list). Yields the pairs scored.")
+    public Stream<Count> score(@Name(value = "objectIds", defaultValue = "null") List<String> objectIds) {
+        return Stream.of(new Count(Score.run(new Store(tx), db, objectIds)));
+    }
+
+    @Procedure(name = "tripartite.selection.distribution", mode = Mode.WRITE)
+    @Description("Step 2: the score histograms (ScoreBin) of the given concepts (null: all) and the alpha and beta "
+            + "thresholds. Yields the concepts rebuilt.")
+    public Stream<Count> distribution(@Name("conceptIds") List<String> conceptIds, @Name("alpha") double alpha,
+                                      @Name("beta") double beta) {
+        return Stream.of(new Count(Distribution.run(new Store(tx), conceptIds, alpha, beta)));
+    }
+
+    @Procedure(name = "tripartite.selection.classify", mode = Mode.WRITE)
+    @Description("Steps 3 and 4 and the floor: Evidence per (object, concept) pair for the given objects (null: "
+            + "all) and those a moved threshold may change. Yields the objects classified.")
+    public Stream<Count> classify(@Name(value = "objectIds", defaultValue = "null") List<String> objectIds) {
+        return Stream.of(new Count(Classify.run(new Store(tx), objectIds)));
+    }
+
+    @UserFunction(name = "tripartite.selection.version")
+    @Description("The hash of the sources this plugin was built from.")
+    public String version() {
+        return Version.VALUE;
+    }
+
+    static final class Version {
+        static final String VALUE = read();
+
+        private static String read() {
+            try (InputStream in = SelectionProcedures.class.getResourceAsStream("/tripartite-procedures.properties")) {
+                Properties properties = new Properties();
+                if (in != null) {
+                    properties.load(in);
+                }
+                return properties.getProperty("version", "unversioned");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+}
