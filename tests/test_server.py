@@ -228,3 +228,20 @@ def test_a_plugin_that_does_not_build_costs_one_line_and_no_jar(tmp_path, monkey
     monkeypatch.setenv("PATH", str(tmp_path / "no-tools"))
     assert plugin.build(tmp_path / "other-cache", "5.26.19", said.append) is None
     assert len(said) == 1 and "Maven (mvn) not found" in said[0], said
+
+
+def test_server_plugin_puts_this_versions_jar_where_another_server_loads_it(tmp_path):
+    """`server plugin --out DIR`: the jar these sources build (cached after the first build),
+    replacing an older version there, and the setting that server needs."""
+    out = tmp_path / "plugins"
+    out.mkdir()
+    (out / "tripartite-procedures-0123456789ab.jar").write_bytes(b"an older build")
+    result = CliRunner().invoke(cli, ["server", "plugin", "--out", str(out)], env={"TRIPARTITE_CONFIG": ""})
+    assert result.exit_code == 0, result.output
+    jars = sorted(path.name for path in out.glob("*.jar"))
+    assert jars == [f"tripartite-procedures-{plugin.source_hash()}.jar"]
+    assert "dbms.security.procedures.unrestricted=apoc.*,gds.*,tripartite.*" in result.output
+    import zipfile
+    with zipfile.ZipFile(out / jars[0]) as jar:  # a real jar, with the procedures and their version
+        assert "org/tripartite/selection/SelectionProcedures.class" in jar.namelist()
+        assert plugin.source_hash() in jar.read("tripartite-procedures.properties").decode()
