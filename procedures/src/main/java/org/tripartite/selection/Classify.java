@@ -3,8 +3,6 @@ package org.tripartite.selection;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -117,8 +115,8 @@ final class Classify {
             object.removeProperty("reclassify");
         }
         Map<Relationship, double[]> read = new HashMap<>();  // the scores moved() decoded, used again
-        Map<Node, Boolean> moved = moved(store, concepts, read);
-        for (Node object : moved.keySet()) {
+        Set<Node> moved = moved(store, concepts, read);
+        for (Node object : moved) {
             if (given.contains(object)) {
                 continue;
             }
@@ -136,7 +134,7 @@ final class Classify {
                         evidence == null ? Map.of() : Map.of(conceptId, evidence));
             }
         }
-        given.addAll(moved.keySet());
+        given.addAll(moved);
         return given.size();
     }
 
@@ -147,8 +145,8 @@ final class Classify {
      * The objects with a candidate between a concept's old and new threshold (all of a new
      * concept's); the scores it decoded go into `read` (up to KEPT_SCORES of them).
      */
-    private static Map<Node, Boolean> moved(Store store, Map<String, Concept> concepts, Map<Relationship, double[]> read) {
-        Map<Node, Boolean> found = new LinkedHashMap<>();
+    private static Set<Node> moved(Store store, Map<String, Concept> concepts, Map<Relationship, double[]> read) {
+        Set<Node> found = new LinkedHashSet<>();
         long kept = 0;
         for (Node concept : store.all(Store.CONCEPT)) {
             Concept known = concepts.get(Store.id(concept));
@@ -171,7 +169,7 @@ final class Classify {
                     continue;
                 }
                 if (inside(scores, ranges)) {
-                    found.put(pair.getStartNode(), true);
+                    found.add(pair.getStartNode());
                 }
                 if (kept < KEPT_SCORES) {  // a found object's other pairs are read again otherwise
                     read.put(pair, scores);
