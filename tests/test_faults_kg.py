@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from conftest import cli_env, kill_when, wipe
 from fake_openai import FakeOpenAI
+from tripartite.kg.extractive import TripletExtractor
 from tripartite.cli import cli
 from tripartite.infra.paths import samples_dir
 from tripartite.lexical.sentences import sentences_of
@@ -282,9 +283,10 @@ def test_what_the_offline_providers_made_is_named_and_redone_with_a_model(env, d
                  "OPENAI_API_KEY": "sk-test"}
         quiet = invoke(["kg", "extract"], model)
         assert not server.chat_requests()
-        assert "24 extractions by extractive/triplets-extractive-v1" in quiet.stderr and "--redo" in quiet.stderr
+        offline = f"extractive/{TripletExtractor.model}"
+        assert f"24 extractions by {offline}" in quiet.stderr and "--redo" in quiet.stderr
         status = invoke(["kg", "status"], model).output
-        assert "24 extractions by extractive/triplets-extractive-v1, not the configured openai/fake-chat" in status
+        assert f"24 extractions by {offline}, not the configured openai/fake-chat" in status
         assert "reports by extractive/reports-extractive-v1" in status
         doctor = invoke(["doctor"], model, ok=False).output
         assert "made by the configured provider" in doctor and "`tripartite kg extract --redo`" in doctor

@@ -6,7 +6,7 @@
 // name and descriptions from the chunks in reading order, so the graph does not depend on the
 // order in which answers arrived. Each chunk records the prompt version, who extracted it
 // (provider/model) and, for the offline extractor, a fingerprint of its answer.
-// Browser: :param version => 'triplets-...'; :param by => 'extractive/triplets-extractive-v1';
+// Browser: :param version => 'triplets-...'; :param by => 'extractive/triplets-extractive-v2';
 //          :param rows => [{chunk_id: '...', fingerprint: null, entities: [], relations: []}]
 
 UNWIND $rows AS row

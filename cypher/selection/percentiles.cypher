@@ -10,4 +10,6 @@ UNWIND concept.ws AS w
 WITH concept, below, low, n, w, toInteger(floor(1000 * w)) AS bin
 OPTIONAL MATCH (b:ScoreBin {concept_id: concept.concept_id, bin: bin})
 WITH concept, w, below[bin - low] AS under, n, b.upto AS upto, size([v IN b.w WHERE v <= w]) AS i
-RETURN concept.concept_id AS concept_id, w, toFloat(under + CASE WHEN i > 0 THEN upto[i - 1] ELSE 0 END) / n AS p;
+// A concept no object was scored on (n = 0) has no distribution: its P_c(w) is null.
+RETURN concept.concept_id AS concept_id, w,
+       CASE WHEN n > 0 THEN toFloat(under + CASE WHEN i > 0 THEN upto[i - 1] ELSE 0 END) / n END AS p;

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tripartite.evaluation.constants import SEARCH_LABELS
 from tripartite.kg.constants import MIN_SIZE
-from tripartite.search.constants import DEPTH, MAP_TOKENS, MIN_COMMUNITIES, MODES, RAG_TOP_K
+from tripartite.search.constants import DEPTH, MAP_TOKENS, MIN_COMMUNITIES, MODES, QUESTION_MODES, RAG_TOP_K
 from tripartite.selection.prompt import SELECTIONS
 
-__all__ = ["DEPTH", "MAP_TOKENS", "MIN_COMMUNITIES", "MIN_SIZE", "MODES", "RAG_TOP_K", "SEARCH_LABELS", "SELECTIONS"]
+__all__ = ["DEPTH", "MAP_TOKENS", "MIN_COMMUNITIES", "MIN_SIZE", "MODES", "QUESTION_MODES", "RAG_TOP_K", "SEARCH_LABELS", "SELECTIONS"]

@@ -48,10 +48,26 @@ def search_list(ctx, param, value: str) -> tuple[str, ...]:
     return modes
 
 
+def mode_list(ctx, param, value: str) -> tuple[str, ...]:
+    """--modes: comma-separated question modes."""
+    from tripartite.cli.defaults import QUESTION_MODES
+
+    modes = tuple(dict.fromkeys(v.strip().lower() for v in value.split(",") if v.strip()))
+    unknown = [m for m in modes if m not in QUESTION_MODES]
+    if unknown or not modes:
+        raise click.BadParameter(f"{value!r}: give some of {', '.join(QUESTION_MODES)}", param_hint="--modes")
+    return modes
+
+
 @click.command("eval")
-@click.argument("documents", nargs=-1, required=True)
-@click.argument("ontology")
-@click.argument("objects")
+@click.argument("inputs", nargs=-1, metavar="[DOCUMENTS]... ONTOLOGY OBJECTS")
+@click.option("--questions", "questions_file", type=click.Path(dir_okay=False), default=None,
+              help="Instead: measure every prompt builder on the free-text questions of this YAML file (question "
+                   "plus answer phrases or answer chunk ids; see docs/search.md), on the graph as it is loaded.")
+@click.option("--modes", default="tripartite,rag,hybrid,local,global", show_default=True, callback=mode_list,
+              help="With --questions: the prompt builders to compare.")
+@click.option("--budgets", "question_budgets", default="500,1000,2000", show_default=True,
+              callback=number_list(int, "--budgets", low=200), help="With --questions: the token budgets to ask for.")
 @click.option("--kind", help="The objects' kind (default: the plugin's, else 'object').")
 @click.option("--alpha", type=float, default=None, callback=probability("--alpha"),
               help=f"Alpha of the selection (default {SelectionSettings.alpha}, or [selection] alpha).")
@@ -87,14 +103,27 @@ def search_list(ctx, param, value: str) -> tuple[str, ...]:
 @concurrency_option
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @pass_app
-def eval_command(app: App, documents: tuple[str, ...], ontology: str, objects: str, kind: str | None,
+def eval_command(app: App, inputs: tuple[str, ...], questions_file: str | None, modes: tuple[str, ...],
+                 question_budgets: tuple[int, ...], kind: str | None,
                  alpha: float | None, beta: float | None, budgets: tuple, per_concept: tuple[int, ...],
                  top_k: tuple[int, ...], min_score: tuple[float, ...], sweep_alpha: tuple[float, ...],
                  sweep_beta: tuple[float, ...], sweep_max_tokens: tuple, sweep_tokens_per_concept: tuple,
                  searches: tuple[str, ...], question: str | None, out: str, offline: bool,
                  reset: bool, concurrency: int, as_json: bool) -> None:
     """Compare Tripartite prompts with vector RAG on DOCUMENTS..., ONTOLOGY and OBJECTS:
-    per object, prompt tokens and how many of its concepts each prompt covers."""
+    per object, prompt tokens and how many of its concepts each prompt covers. With --questions
+    FILE instead: every prompt builder (tripartite, rag, hybrid, local, global) on free-text
+    questions, answer recall against tokens, on the graph as it is."""
+    if questions_file is not None:
+        if inputs:
+            raise click.UsageError("--questions measures the graph as it is loaded: give no DOCUMENTS, ONTOLOGY "
+                                   "or OBJECTS with it (load them first with ingest, ontology load, analyze)")
+        _question_eval(app, Path(questions_file), list(modes), list(question_budgets), Path(out), offline,
+                       concurrency, as_json)
+        return
+    if len(inputs) < 3:
+        raise click.UsageError("give DOCUMENTS... ONTOLOGY OBJECTS (or --questions FILE)")
+    documents, ontology, objects = inputs[:-2], inputs[-2], inputs[-1]
     from tripartite.evaluation.measure import RagSetting, Variant
     from tripartite.evaluation.report import summary_table, verdict_lines
     from tripartite.evaluation.run import EvalOptions, evaluate
@@ -123,6 +152,24 @@ def eval_command(app: App, documents: tuple[str, ...], ontology: str, objects: s
     for line in summary_table(result.summaries) + [""] + verdict_lines(result.verdicts):
         click.echo(line)
     click.echo("\nwritten: " + ", ".join(str(p) for p in result.files.values()))
+
+
+def _question_eval(app: App, path: Path, modes: list[str], budgets: list[int], out: Path, offline: bool,
+                   concurrency: int, as_json: bool) -> None:
+    from tripartite.evaluation.questions import evaluate_questions, table
+
+    app.quiet = as_json
+    ensure_server(app)
+    result, files = evaluate_questions(app.settings, app.graph, path, modes, budgets, out, offline, concurrency, say)
+    if as_json:
+        emit_json({"files": {k: str(v) for k, v in files.items()}, "summary": [vars(s) for s in result.summaries],
+                   "notes": result.notes})
+        return
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
+    for line in table(result.summaries):
+        click.echo(line)
+    click.echo("\nwritten: " + ", ".join(str(p) for p in files.values()))
 
 
 def budgets_of(absolute: tuple, per_concept: tuple) -> tuple[Budget, ...]:

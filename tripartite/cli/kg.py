@@ -178,7 +178,7 @@ def kg_communities(app: App, dry_run: bool, min_size: int, redo: bool, only_prov
             provider = runner.provider
             redo_by = extract.made_by(provider) if redo else None
             summaries = communities.summary_tasks(app.graph, redo_by, only_provider)
-            tasks = communities.report_tasks(app.graph, min_size, redo_by, only_provider)
+            tasks = communities.report_tasks(app.graph, min_size, redo_by, only_provider, provider.offline)
             head = {"provider": provider.name, "model": provider.model, **detected}
             if not redo:
                 _others_note(extract.others(app.graph, provider), REDO_STAGES["communities"], provider, "communities")

@@ -74,11 +74,10 @@ def _search_text(result: dict) -> list[str]:
     return []
 
 
-def search_options(command):
+def search_options(command, budget_help: str = "The final prompt's budget (local: 4,000 by default; global: 3,000)."):
     for option in reversed([
         click.argument("question"),
-        click.option("--max-tokens", type=click.IntRange(min=200), default=None,
-                     help="The final prompt's budget (local: 4,000 by default; global: 3,000)."),
+        click.option("--max-tokens", type=click.IntRange(min=100), default=None, help=budget_help),
         click.option("--dry-run", is_flag=True,
                      help="Print the prompt tokens the query would spend; send nothing to the LLM."),
         click.option("--answer", is_flag=True,
@@ -119,8 +118,84 @@ def _search(app: App, run, question: str, dry_run: bool, answer: bool, offline: 
 
 @click.group("search")
 def search_group() -> None:
-    """Questions over the triplet graph (DB-GPT's GraphRAG): local search from the entities a
-    question names, global search from the community reports."""
+    """The prompt for a free-text question, built one of five ways: tripartite (the question
+    read like an object and selected against the stored distributions), rag (the closest
+    chunks), hybrid (sentences of the lexical and triplet graphs and community summaries on one
+    scale), local and global search over the triplet graph (DB-GPT's GraphRAG)."""
+
+
+def question_search(app: App, mode: str, question: str, max_tokens: int | None, dry_run: bool, answer: bool,
+                    offline: bool, concurrency: int, selection: str | None = None) -> dict:
+    """The tripartite, rag or hybrid prompt for QUESTION (local and global have their own options)."""
+    from tripartite.infra.embeddings import MiniLMEmbedder, make_embedder
+    from tripartite.search.modes import question_prompt
+
+    embedder = make_embedder(app.settings)
+    if mode == "tripartite":  # the question is read like an object: the analysis's provider and prompts
+        from tripartite.analysis import Analyzer
+        from tripartite.analysis.extractive import ExtractiveProvider
+
+        extracts_embedder = MiniLMEmbedder(app.settings.cache_dir)
+        offline_provider = ExtractiveProvider(extracts_embedder)
+        chosen = app.settings.selection
+
+        def run(runner):
+            return question_prompt(app.graph, question, mode, embedder, analyzer=Analyzer(
+                app.graph, extracts_embedder, runner), max_tokens=max_tokens, alpha=chosen.alpha, beta=chosen.beta,
+                selection=selection or chosen.mode)
+    else:
+        from tripartite.search.global_search import PointRanker
+
+        offline_provider = PointRanker()
+
+        def run(runner):
+            return question_prompt(app.graph, question, mode, embedder, runner, max_tokens=max_tokens)
+    if dry_run and mode != "tripartite":
+        raise click.UsageError(f"--dry-run is for modes that call an LLM before the answer (tripartite, local, "
+                               f"global); {mode} calls none")
+    return _search(app, run, question, dry_run, answer, offline, concurrency, offline_provider)
+
+
+def global_or_local(app: App, mode: str, question: str, max_tokens: int | None, answer: bool = False) -> dict:
+    """Local or global search with its defaults (for `ask QUESTION --mode local|global`)."""
+    from tripartite.infra.embeddings import make_embedder
+    from tripartite.search.global_search import PointRanker
+    from tripartite.search.modes import question_prompt
+
+    embedder = make_embedder(app.settings)
+    return _search(app, lambda runner: question_prompt(app.graph, question, mode, embedder, runner,
+                                                       max_tokens=max_tokens),
+                   question, False, answer, False, None, PointRanker())
+
+
+def _question_command(mode: str, doc: str, budget_help: str):
+    def command(app: App, question: str, max_tokens: int | None, dry_run: bool, answer: bool, offline: bool,
+                concurrency: int, **extra) -> dict:
+        return question_search(app, mode, question, max_tokens, dry_run, answer, offline, concurrency, **extra)
+
+    command.__doc__ = doc
+    command.__name__ = f"search_{mode}"
+    wrapped = pass_app(command)
+    wrapped = output(_search_text, formats=True)(wrapped)
+    if mode == "tripartite":
+        wrapped = click.option("--selection", type=click.Choice(defaults.SELECTIONS), default=None,
+                               help="floor (default): each concept keeps at least its best extract; paper: "
+                                    "exactly alpha and the blanket.")(wrapped)
+    wrapped = search_options(wrapped, budget_help)
+    return search_group.command(mode)(wrapped)
+
+
+_question_command("tripartite", """The Tripartite prompt for QUESTION: the question is read like an object
+    (one extract per concept it concerns, cached), every chunk extract of those concepts scored
+    against it and selected against the stored distributions (alpha, Markov blanket, floor),
+    laid out concept by concept with references; nothing is stored.""",
+                  "The prompt's budget: the weakest extracts go first (default: none).")
+_question_command("rag", """The vector-RAG prompt for QUESTION: the chunks closest to it (top 5, or as many as
+    fit in --max-tokens).""", "Fill the prompt with the closest chunks up to this many tokens (default: the top 5).")
+_question_command("hybrid", """The hybrid prompt for QUESTION: sentences of the chunks closest to it and of the
+    chunks its entities came from, relations between those entities and community summaries,
+    ranked on one scale and packed into one budget, each chunk quoted once
+    (tripartite/search/hybrid.py).""", "The prompt's budget (default 1,000).")
 
 
 @search_group.command("local")

@@ -59,3 +59,37 @@ def write_plot(path: Path, measurements: list[Measurement], summaries: list[Summ
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
+
+
+MODE_STYLE = {"tripartite": ("#D55E00", "D"), "rag": ("#4C72B0", "o"), "hybrid": ("#CC79A7", "*"),
+              "local": ("#009E73", "h"), "global": ("#8E44AD", "p")}
+
+
+def write_question_plot(path: Path, summaries: list, title: str) -> None:
+    """Per mode, mean recall against median prompt tokens, one point per budget joined by a line."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import matplotlib.ticker
+
+    fig, ax = plt.subplots(figsize=(9, 5.5), dpi=120)
+    for mode in dict.fromkeys(s.mode for s in summaries):
+        rows = sorted((s for s in summaries if s.mode == mode), key=lambda s: s.median_tokens)
+        colour, marker = MODE_STYLE.get(mode, ("#555555", "o"))
+        ax.plot([s.median_tokens for s in rows], [100 * s.recall for s in rows], color=colour, marker=marker,
+                markersize=8, linewidth=1.4, label=mode)
+        for s in rows:
+            ax.annotate(f"{s.budget:,}", (s.median_tokens, 100 * s.recall), fontsize=7, xytext=(4, -10),
+                        textcoords="offset points", color=colour)
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f"{x:,.0f}"))
+    ax.set_xlabel("median prompt tokens (cl100k_base, log scale); labels: the budget asked for")
+    ax.set_ylabel("answer recall, mean over the questions (%)")
+    ax.set_ylim(-3, 106)
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, which="both", alpha=0.25)
+    ax.legend(fontsize=8, loc="lower right", framealpha=0.9)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

@@ -11,6 +11,7 @@ of every community whose members did not change and reports only the others.
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -42,11 +43,19 @@ class ReportTask:
     members: tuple          # the members the data shows, most connected first
     relations: tuple
     size: int = 0           # all its members
+    whole: bool = False     # the writer reads the descriptions whole (the offline one), not as the prompt cuts them
 
     @property
     def input_hash(self) -> str:
-        """What the report was written from: a report whose input changed is written again."""
-        return hashlib.sha1(self.prompt.encode("utf-8")).hexdigest()[:16]
+        """What the report was written from: a report whose input changed is written again. A
+        model reads the prompt, whose descriptions are cut short; the offline writer reads them
+        whole, so for it they count whole (a description that grew past the cut changes its
+        report, and only its)."""
+        text = self.prompt
+        if self.whole:
+            text += "\x1f" + json.dumps([[m.get("description") for m in self.members],
+                                         [r.get("description") for r in self.relations]], ensure_ascii=False)
+        return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
 
     schema = REPORT_SCHEMA
     shape = REPORT_SHAPE
@@ -164,18 +173,20 @@ def _communities(rows: list[dict]) -> tuple[list[dict], list[dict]]:
 
 
 def report_tasks(graph: Graph, min_size: int = MIN_SIZE, redo_by: str | None = None,
-                 only_provider: str | None = None) -> list[ReportTask]:
+                 only_provider: str | None = None, reads_whole: bool = False) -> list[ReportTask]:
     """One task per community of at least `min_size` members whose report is missing or was
     written from other data (its members' descriptions or relations changed), finest level
     first, each from bounded data; with `redo_by`, also those another provider or model
-    ('provider/model') wrote (only `only_provider`'s, when given)."""
+    ('provider/model') wrote (only `only_provider`'s, when given). `reads_whole`: the writer is
+    the offline one (see ReportTask.input_hash)."""
     known = {row["id"]: row for row in graph.run("kg/communities_to_report", min_size=min_size)}
     ids = list(known)
     tasks = []
     for start in range(0, len(ids), 200):
         for row in graph.run("kg/community_data", ids=ids[start:start + 200]):
             data, members, relations = _bounded(row["entities"], row["relations"], row["size"])
-            task = ReportTask("report", row["id"], report_prompt(data), tuple(members), tuple(relations), row["size"])
+            task = ReportTask("report", row["id"], report_prompt(data), tuple(members), tuple(relations), row["size"],
+                              reads_whole)
             stored = known[row["id"]]
             by = stored["by"] or ""
             other = redo_by is not None and by != redo_by and (only_provider is None or

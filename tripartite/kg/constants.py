@@ -2,4 +2,4 @@
 nothing, so `--help` does not load the communities' code."""
 from __future__ import annotations
 
-MIN_SIZE = 5  # smaller communities get no report
+MIN_SIZE = 3  # smaller communities get no report

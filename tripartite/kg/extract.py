@@ -90,7 +90,7 @@ def _context_names(similar: list[dict], offline: TripletExtractor) -> list[str]:
     share first."""
     counts: dict[str, list] = {}
     for neighbour in similar:
-        found = [(name, kind) for _, name, kind in offline.mentions(passage(neighbour["text"] or ""))]
+        found = [(name, kind) for _, _, name, kind in offline.mentions(passage(neighbour["text"] or ""))]
         for name, kind in dict.fromkeys(found):
             entry = counts.setdefault(normal_name(name), [0, name, kind])
             entry[0] += 1

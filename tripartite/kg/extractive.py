@@ -1,12 +1,14 @@
 """The offline providers of the triplet graph: real, deterministic algorithms, so the whole path
 runs with no key and no network (answers are not cached: they cost nothing).
 
-Entities of a chunk are the terms it names: ontology concepts (by name or synonym), product and
-technical names (acronyms, CamelCase, hyphenated or dotted names such as DB-GPT or Neo4j) and
-phrases that recur across the corpus (word pairs in Latin script, character runs in Chinese and
-Japanese). Two entities named in one sentence are related, the sentence being the relation's
-description. A community's report is drawn from its members' names, descriptions and strongest
-relations; an entity's long descriptions are cut to their first sentences.
+Entities of a chunk are the things it names: ontology concepts (by name or synonym), product
+and technical names (acronyms, CamelCase, hyphenated or dotted names such as DB-GPT or Neo4j)
+and noun phrases that recur across the corpus (kg/phrases.py: a lexicon-tagged shallow parse
+in English, jieba's segmentation and tags in Chinese). Two entities are related only where a
+sentence relates them: a verb between them within one clause ("high blood pressure raises the
+risk of stroke" gives RAISE); the sentence's clause is the relation's description. A
+community's report is drawn from its members' names, descriptions and strongest relations; an
+entity's long descriptions are cut to their first sentences.
 """
 from __future__ import annotations
 
@@ -19,59 +21,37 @@ from typing import Iterable
 
 from tripartite.analysis.extractive import synonym_pattern
 from tripartite.infra.llm.providers import ConceptInfo, Usage
+from tripartite.kg.phrases import coordinated, noun_phrases, parts_of_speech, relating_verb
+from tripartite.kg.phrases import relation_type as phrase_relation_type
 from tripartite.kg.prompts import passage
 from tripartite.kg.schema import TripletTask, normal_name
 from tripartite.lexical.sentences import sentences_of
 
 ENTITIES_PER_CHUNK = 12
 MAX_TERMS = 2000
-PAIRS_PER_SENTENCE = 3
 TECHNICAL_NAME = re.compile(r"(?<![A-Za-z0-9_-])(?:[A-Za-z]+[-.][A-Za-z0-9]+(?:[-.][A-Za-z0-9]+)*|[A-Z]{2,}[A-Za-z0-9]*"
                    r"|[A-Z][a-z]+[A-Z][A-Za-z0-9]*|[A-Za-z]+[0-9][A-Za-z0-9]*)(?![A-Za-z0-9_-])")
-_WORD = re.compile(r"[A-Za-z][A-Za-z-]{2,}")
 _URLISH = re.compile(r"\S*(?:://|www\.|[?&][\w-]*=)\S*")   # links and their query strings name nothing
 _HEX_ID = re.compile(r"[0-9a-f]*[0-9][0-9a-f]*")             # hashes and ids, not names
 CJK_RUN = re.compile(r"[\u3400-\u9fff\u3040-\u30ff]{2,}")
-STOPWORDS = set("""the and for with that this from are was were has have had not but you your our their its into
-onto than then them they there these those what when where which while who whom why how all any each few more most
-other some such only own same can will just should could would may might must also very about above after again
-against below between both during before being under over once here further off out until upon use used using
-one two three new many much like make made based well via per get gets set sets""".split())
-CJK_FUNCTION = set("的是在和与了或及等中为以对从把被这那就也都而并将其之所个们我你他她它")
-# Frequent two-character verbs and adverbs that recur without naming anything.
-CJK_STOPWORDS = set("""提供 支持 基于 包括 实现 主要 如下 一套 通过 使用 进行 可以 需要 能够 已经 目前 以及 或者 其中 因此 所以
-但是 如果 同时 例如 比如 这些 那些 一个 一些 一种 不同 相关 具有 用于 作为 成为 可能 没有 非常 更加 整个 各种 其他 相应 对应 如何
-什么 怎么 为了 进一步 之后 之前 方面 方式 情况 问题 内容 部分 过程 结果 时候 关注 围绕 准确 一起 当前 首先 然后 最后""".split())
 
 
-def recurring_terms(texts: Iterable[str], min_chunks: int = 3) -> list[str]:
-    """Terms that recur in at least `min_chunks` chunks: Latin-script word pairs without stop
-    words, and maximal Chinese/Japanese character runs of 2 to 6 (a run inside a longer one that
-    recurs as often is dropped). Sorted by how many chunks hold them, then by the term."""
+def recurring_terms(texts: Iterable[str], min_chunks: int = 2) -> list[str]:
+    """The corpus's one-word terms: single-word noun phrases (kg/phrases.py) found in at least
+    `min_chunks` chunks, lower-cased: Chinese ones, and English words the lexicon does not know
+    (names and terms of the field, not common nouns). Phrases of several words are entities
+    wherever they occur. Sorted by how many chunks hold them, then by the term."""
     seen: Counter[str] = Counter()
     for text in texts:
         terms: set[str] = set()
         for sentence in (s for p in sentences_of(passage(text)) for s in p):
-            words = [w.lower() for w in _WORD.findall(sentence)]
-            terms.update(f"{a} {b}" for a, b in zip(words, words[1:]) if a not in STOPWORDS and b not in STOPWORDS)
-            for run in CJK_RUN.findall(sentence):
-                for n in range(2, 7):
-                    terms.update(run[i:i + n] for i in range(len(run) - n + 1)
-                                 if run[i] not in CJK_FUNCTION and run[i + n - 1] not in CJK_FUNCTION
-                                 and run[i:i + n] not in CJK_STOPWORDS)
+            for phrase in noun_phrases(_URLISH.sub(_blank, sentence)):
+                term = phrase.text.lower()
+                if CJK_RUN.search(term) or not parts_of_speech(term):
+                    terms.add(term)
         seen.update(terms)
-    by_count: dict[int, list[str]] = {}
-    for term, n in seen.items():
-        if n >= min_chunks:
-            by_count.setdefault(n, []).append(term)
-    maximal = []
-    for n, group in by_count.items():  # a run is maximal unless a longer one recurs exactly as often
-        longer: list[str] = []
-        for term in sorted(group, key=len, reverse=True):
-            if not any(term in other for other in longer if len(other) > len(term)):
-                maximal.append((n, term))
-            longer.append(term)
-    return [term for n, term in sorted(maximal, key=lambda x: (-x[0], x[1]))][:MAX_TERMS]
+    ranked = sorted((term for term, n in seen.items() if n >= min_chunks), key=lambda t: (-seen[t], t))
+    return ranked[:MAX_TERMS]
 
 
 def _blank(match: re.Match) -> str:
@@ -83,13 +63,11 @@ class TripletExtractor:
 
     offline = True
     name = "extractive"
-    model = "triplets-extractive-v1"
+    model = "triplets-extractive-v2"
 
     def __init__(self, concepts: list[ConceptInfo], terms: list[str]):
         self.concepts = [(c, synonym_pattern(c)) for c in concepts]
-        self.terms = terms
-        longest_first = sorted(terms, key=len, reverse=True)
-        self._terms = re.compile("|".join(map(re.escape, longest_first)), re.IGNORECASE) if terms else None
+        self.terms = set(terms)
         # What an answer depends on besides its chunk: the ontology and the corpus's recurring terms.
         context = json.dumps([[c.name, *c.synonyms] for c in concepts] + [terms], ensure_ascii=False)
         self.context_hash = hashlib.sha1(context.encode("utf-8")).hexdigest()[:12]
@@ -100,20 +78,25 @@ class TripletExtractor:
         digest = hashlib.sha1(json.dumps(answer, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
         return f"{self.context_hash}:{digest[:16]}"
 
-    def mentions(self, sentence: str) -> list[tuple[int, str, str]]:
-        """(position, name, type) of the entities a sentence names."""
-        found: list[tuple[int, str, str]] = []
+    def mentions(self, sentence: str) -> list[tuple[int, int, str, str]]:
+        """(start, end, name, type) of the entities a sentence names, left to right, none
+        overlapping (the earlier, then the longer, wins)."""
+        found: list[tuple[int, int, str, str]] = []
         for concept, pattern in self.concepts:
-            if (m := pattern.search(sentence)):
-                found.append((m.start(), concept.name, "OntologyConcept"))
-        found += [(m.start(), m.group(), "Name") for m in TECHNICAL_NAME.finditer(_URLISH.sub(_blank, sentence))
+            for m in pattern.finditer(sentence):
+                found.append((m.start(), m.end(), concept.name, "OntologyConcept"))
+        cleaned = _URLISH.sub(_blank, sentence)
+        found += [(m.start(), m.end(), m.group(), "Name") for m in TECHNICAL_NAME.finditer(cleaned)
                   if not (len(m.group()) >= 6 and _HEX_ID.fullmatch(m.group()))]
-        if self._terms is not None:
-            found += [(m.start(), m.group().lower(), "Term") for m in self._terms.finditer(sentence)]
-        unique: dict[str, tuple[int, str, str]] = {}
-        for position, name, kind in sorted(found):
-            unique.setdefault(normal_name(name), (position, name, kind))
-        return sorted(unique.values())
+        found += [(p.start, p.end, p.text.lower(), "Term") for p in noun_phrases(cleaned)
+                  if p.text.lower() in self.terms or " " in p.text.strip()]  # a phrase of words names a thing
+        rank = {"OntologyConcept": 0, "Name": 1, "Term": 2}
+        kept: list[tuple[int, int, str, str]] = []
+        for start, end, name, kind in sorted(found, key=lambda f: (f[0], -(f[1] - f[0]), rank[f[3]])):
+            if kept and start < kept[-1][1]:
+                continue  # inside a mention already taken
+            kept.append((start, end, name, kind))
+        return kept
 
     def answer(self, task: TripletTask) -> tuple[dict, Usage]:
         sentences = [s for p in sentences_of(passage(task.text)) for s in p]
@@ -122,23 +105,31 @@ class TripletExtractor:
         for sentence in sentences:
             named = self.mentions(sentence)
             per_sentence.append((sentence, named))
-            for _, name, kind in named:
+            for _, _, name, kind in named:
                 entities.setdefault(normal_name(name), {"name": name, "type": kind,
                                                         "description": clause(sentence, name)})
         rank = {"OntologyConcept": 0, "Name": 1, "Term": 2}
-        kept = sorted(entities, key=lambda key: (rank[entities[key]["type"]], key))[:ENTITIES_PER_CHUNK]
+        kept = set(sorted(entities, key=lambda key: (rank[entities[key]["type"]], key))[:ENTITIES_PER_CHUNK])
         relations, pairs = [], set()
         for sentence, named in per_sentence:
-            names = [name for _, name, _ in named if normal_name(name) in kept]
-            made = 0
-            for a, b in zip(names, names[1:]):  # neighbours in the sentence
-                pair = tuple(sorted((normal_name(a), normal_name(b))))
-                if pair[0] != pair[1] and pair not in pairs and made < PAIRS_PER_SENTENCE:
-                    pairs.add(pair)
-                    relations.append({"source": a, "target": b, "type": "MENTIONED_WITH",
-                                      "description": clause(sentence, a)})
-                    made += 1
-        return {"entities": [entities[k] for k in kept], "relations": relations}, Usage()
+            named = [m for m in named if normal_name(m[2]) in kept]
+            for i, ((_, a_end, a, _), (b_start, _, b, _)) in enumerate(zip(named, named[1:])):
+                verb = relating_verb(sentence[a_end:b_start])  # neighbours in the sentence, a verb between
+                if verb is None:
+                    continue
+                targets = [b]  # and the items of a list that follows: "raises the risk of X, Y and Z"
+                for (_, c_end, _, _), (d_start, _, d, _) in zip(named[i + 1:], named[i + 2:]):
+                    if not coordinated(sentence[c_end:d_start]):
+                        break
+                    targets.append(d)
+                for target in targets:
+                    pair = (normal_name(a), normal_name(target))
+                    if pair[0] != pair[1] and pair not in pairs:
+                        pairs.add(pair)
+                        relations.append({"source": a, "target": target, "type": phrase_relation_type(verb),
+                                          "description": clause(sentence, a)})
+        return {"entities": [entities[k] for k in sorted(kept, key=lambda key: (rank[entities[key]["type"]], key))],
+                "relations": relations}, Usage()
 
 
 def clause(sentence: str, name: str, limit: int = 160) -> str:

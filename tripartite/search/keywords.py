@@ -1,33 +1,28 @@
 """The keywords local search looks entities up by: the configured LLM's (a small JSON task,
-cached like every call), or offline the question's content words and the ontology concepts it
-names (by name or synonym, as whole words)."""
+cached like every call), or offline the ontology concepts the question names (by name or
+synonym, as whole words), its technical names and its content words."""
 from __future__ import annotations
 
-import re
-
 from tripartite.analysis.extractive import synonym_pattern
+from tripartite.infra.graph import Graph
 from tripartite.infra.llm.providers import ConceptInfo
 from tripartite.infra.llm.schemas import array, budget, obj, string
 from tripartite.infra.llm.tasks import InvalidAnswer, JsonTask, load_json
-from tripartite.kg.extractive import CJK_RUN, TECHNICAL_NAME, CJK_FUNCTION, CJK_STOPWORDS, STOPWORDS
+from tripartite.infra.tokens import count_tokens
+from tripartite.kg.extractive import TECHNICAL_NAME
+from tripartite.kg.phrases import content_words
 
 KEYWORDS_SCHEMA = "keywords-v1"
 KEYWORDS_SHAPE = '{"keywords": ["...", "..."]}'
 MAX_KEYWORDS = 12
-QUESTION_WORDS = set("""what which who whom whose when where why how does did do is are was were can could should would
-tell explain describe give list show about main most""".split())
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]{2,}")
-
 
 def offline_keywords(question: str, concepts: list[ConceptInfo]) -> list[str]:
-    """The ontology concepts the question names (their names), its technical names, its
-    content words and its Chinese or Japanese character runs, each once, in that order."""
+    """The ontology concepts the question names (their names), its technical names and its
+    content words (kg/phrases.py: no stop, question or asking words; Chinese segmented by
+    jieba), each once, in that order."""
     found = [c.name for c in concepts if synonym_pattern(c).search(question)]
     found += TECHNICAL_NAME.findall(question)
-    found += [w for w in _WORD.findall(question) if w.lower() not in STOPWORDS and w.lower() not in QUESTION_WORDS]
-    for run in CJK_RUN.findall(question):
-        found += [part for part in re.split("[" + "".join(CJK_FUNCTION) + "]", run) if len(part) >= 2
-                  and part not in CJK_STOPWORDS]
+    found += content_words(question)
     unique: dict[str, str] = {}
     for word in found:
         unique.setdefault(word.lower(), word)
@@ -50,3 +45,13 @@ def keywords_task(question: str) -> JsonTask:
     schema = obj(keywords=array(string(60), MAX_KEYWORDS))
     return JsonTask("keywords", "question", prompt, KEYWORDS_SCHEMA, KEYWORDS_SHAPE, parse, schema,
                     budget(MAX_KEYWORDS * 34 + 10))
+
+
+def question_keywords(graph: Graph, query: str, runner=None) -> tuple[list[str], int]:
+    """(keywords, prompt tokens spent): the LLM's when a runner with a model is given, else offline."""
+    if runner is not None and not runner.provider.offline:
+        task = keywords_task(query)
+        return runner.ask(task), count_tokens(task.prompt)
+    concepts = [ConceptInfo(r["id"], r["name"], tuple(r["synonyms"]), r["description"])
+                for r in graph.run("analysis/concepts", ontology=None)]
+    return offline_keywords(query, concepts), 0

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
-from tripartite.infra.llm.providers import ConceptInfo
 from tripartite.infra.tokens import count_tokens, truncate_to_tokens
 from tripartite.search.constants import DEPTH
-from tripartite.search.keywords import keywords_task, offline_keywords
+from tripartite.search.keywords import keywords_task, question_keywords
 from tripartite.search.gaps import triplet_graph_gaps
 from tripartite.search.layout import SearchPrompt
 
@@ -18,16 +17,6 @@ INTRO = ("Answer the question from the knowledge graph's entities, relations and
          "from the numbered sources; cite the sources you use by their numbers in brackets.")
 MAX_TOKENS = 4000
 ENTITY_LIMIT, RELATION_LIMIT, CHUNK_LIMIT = 10, 40, 12
-
-
-def question_keywords(graph: Graph, query: str, runner=None) -> tuple[list[str], int]:
-    """(keywords, prompt tokens spent): the LLM's when a runner with a model is given, else offline."""
-    if runner is not None and not runner.provider.offline:
-        task = keywords_task(query)
-        return runner.ask(task), count_tokens(task.prompt)
-    concepts = [ConceptInfo(r["id"], r["name"], tuple(r["synonyms"]), r["description"])
-                for r in graph.run("analysis/concepts", ontology=None)]
-    return offline_keywords(query, concepts), 0
 
 
 def retrieve(graph: Graph, keywords: list[str], depth: int = DEPTH) -> dict:

@@ -1,18 +1,21 @@
-"""The four ways to build a prompt for one object, side by side: tripartite (the selection's
-prompt), rag (the chunks closest to the object's text), local and global search (the object's
-text as what is searched for). Each gives the same shape, so `prompt`, `ask` and `eval` treat
-them alike: {mode, object_id, question, tokens, total_tokens, prompt, references, material},
-where material is what the prompt brings in from the documents (what a coverage judge reads)."""
+"""The ways to build a prompt, side by side, for one object (tripartite: the selection's prompt;
+rag: the chunks closest to the object's text; local and global search: the object's text as
+what is searched for) and for a free-text question (the same four, and hybrid). Each gives the
+same shape, so `prompt`, `search`, `ask` and `eval` treat them alike: {mode, question, tokens,
+total_tokens, prompt, references, material} (object_id for an object), where material is what
+the prompt brings in from the documents (what a coverage judge reads)."""
 from __future__ import annotations
 
 from tripartite.infra.config import question_or_default
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.objects.store import object_text
-from tripartite.search.constants import MODES, RAG_TOP_K
+from tripartite.search.constants import MODES, QUESTION_MODES, RAG_TOP_K
 from tripartite.search.global_search import global_search
+from tripartite.search.hybrid import hybrid_search
 from tripartite.search.local_search import local_search
-from tripartite.search.vector import object_rag_prompt
+from tripartite.search.tripartite_question import tripartite_question_prompt
+from tripartite.search.vector import object_rag_prompt, question_rag_prompt
 from tripartite.selection import tripartite_prompt
 
 
@@ -58,3 +61,23 @@ def object_prompt(graph: Graph, object_id: str, mode: str, embedder, runner=None
     else:
         raise TripartiteError(f"mode {mode!r} is unknown; use one of {', '.join(MODES)}")
     return {**built, "object_id": object_id}
+
+
+def question_prompt(graph: Graph, question: str, mode: str, embedder, runner=None, analyzer=None,
+                    max_tokens: int | None = None, alpha: float = 0.9, beta: float = 0.5,
+                    selection: str = "floor", dry_run: bool = False) -> dict:
+    """A free-text question's prompt built one way. `runner` answers the LLM steps of local,
+    global and hybrid search (keywords, map calls); `analyzer` reads the question for
+    tripartite (alpha and beta apply where no selection was stored)."""
+    budget = {"max_tokens": max_tokens} if max_tokens else {}  # else each mode's own default
+    if mode == "tripartite":
+        return tripartite_question_prompt(graph, question, analyzer, alpha, beta, max_tokens, selection)
+    if mode == "rag":
+        return question_rag_prompt(graph, embedder, question, max_tokens, RAG_TOP_K)
+    if mode == "hybrid":
+        return hybrid_search(graph, question, embedder, runner, **budget)
+    if mode == "local":
+        return local_search(graph, question, embedder, runner=runner, dry_run=dry_run, **budget)
+    if mode == "global":
+        return global_search(graph, question, embedder, runner, dry_run=dry_run, **budget)
+    raise TripartiteError(f"mode {mode!r} is unknown; use one of {', '.join(QUESTION_MODES)}")

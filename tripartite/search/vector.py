@@ -73,3 +73,25 @@ def object_rag_prompt(graph: Graph, embedder, object_id: str, top_k: int | None,
         raise TripartiteError(f"no object with id {object_id!r}; see `tripartite objects list`")
     chunks = retrieve(graph, embedder, found["text"], top_k, min_score)
     return rag_prompt(object_id, found["text"], chunks, question_or_default(question, found["question"]))
+
+
+def question_rag_prompt(graph: Graph, embedder, question: str, max_tokens: int | None = None,
+                        top_k: int | None = None) -> dict:
+    """Vector RAG for a free-text question, in search's shape: the chunks closest to it, the
+    top k, or as many as fit in `max_tokens` (the whole prompt, references included)."""
+    from tripartite.search.layout import SearchPrompt
+
+    if not question.strip():
+        raise TripartiteError("the question is empty; ask something")
+    # A budget fills with at most one chunk per 100 tokens (chunks are ~200 MiniLM tokens).
+    ranked = retrieve(graph, embedder, question, top_k if max_tokens is None else max_tokens // 100 + 5, None)
+    trails = {r["chunk_id"]: r for r in graph.run("search/chunk_trails", chunk_ids=[c["chunk_id"] for c in ranked])}
+    prompt = SearchPrompt(question, max_tokens or 10**9, "Answer the question from the retrieved passages below; "
+                          "cite the passages you use by their numbers in brackets.")
+    for chunk in ranked[:top_k] if max_tokens is None else ranked:
+        if prompt.add_source({**trails[chunk["chunk_id"]], "text": chunk["text"]}) is None:
+            break
+    text = prompt.text()
+    tokens = count_tokens(text)
+    return {"mode": "rag", "question": question, "tokens": tokens, "total_tokens": tokens, "prompt": text,
+            "references": prompt.references(), "material": prompt.material(), "note": ""}

@@ -125,13 +125,14 @@ def _fitted(built: dict, dropped: int, max_tokens: int, attempt) -> dict:
 
 
 def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float | None, beta: float | None,
-                 selection: str = "floor", max_tokens: int | None = None) -> dict:
+                 selection: str = "floor", max_tokens: int | None = None, preamble: str | None = None) -> dict:
     """The prompt text and its JSON form: {object_id, selection, alpha, beta, max_tokens (the
-    budget it was fitted to, if any), tokens, prompt, concepts, references}."""
+    budget it was fitted to, if any), tokens, prompt, concepts, references}. `preamble`
+    replaces the object's (a question's prompt says what its items are)."""
     references: list[dict] = []
     numbers: dict[str, int] = {}        # a chunk keeps one reference number
     quoted: dict[str, set[str]] = {}    # the sentences of each chunk already in the prompt
-    lines = [f"Question: {question}", "", PREAMBLE.format(object_id=object_id), ""]
+    lines = [f"Question: {question}", "", preamble or PREAMBLE.format(object_id=object_id), ""]
     for n, group in enumerate(_grouped(rows), start=1):
         lines.append(f"{n}. {', '.join(row['name'] for row in group)}: {group[0]['summary']}")
         for row in group:

@@ -1,0 +1,65 @@
+// read: hybrid search's candidates (search/hybrid.py ranks and packs them): the chunks closest
+// to the question (the chunk vector index), the entities the question's keywords name
+// (full-text index entity_names) with the chunks they came from and the relations between
+// them, and the community summaries closest to the question or holding those entities. Every
+// chunk carries its cosine to the question, so all are on one scale whichever way they came.
+// Browser: :param vector => [...]; :param question_keywords => ['AWEL']; :param chunk_limit => 20;
+//          :param entity_limit => 12; :param community_limit => 4
+
+// The entities the keywords name, each keyword a phrase, a match on the name counting four times.
+WITH [k IN $question_keywords WHERE trim(k) <> '' | '"' + replace(replace(trim(k), '\\', ' '), '"', ' ') + '"'] AS terms
+CALL (terms) {
+  WITH terms WHERE size(terms) > 0
+  CALL db.index.fulltext.queryNodes('entity_names',
+    reduce(q = '', t IN terms | q + CASE WHEN q = '' THEN '' ELSE ' OR ' END + 'name:' + t + '^4 OR description:' + t))
+  YIELD node, score
+  RETURN node AS entity, score
+  ORDER BY score DESC, node.key
+  LIMIT $entity_limit
+}
+WITH collect(entity) AS seeds
+// Relations between the entities found, or from one of them, with the sentences behind them.
+CALL (seeds) {
+  UNWIND seeds AS seed
+  MATCH (seed)-[r]-(other:__Entity__) WHERE r.chunks IS NOT NULL
+  WITH DISTINCT r, other IN seeds AS inside
+  ORDER BY inside DESC, r.weight DESC, elementId(r)
+  LIMIT 3 * $entity_limit
+  RETURN collect({source: startNode(r).name, target: endNode(r).name, type: type(r), description: r.description,
+                  chunks: r.chunks, inside: inside}) AS relations
+}
+// Candidate chunks: the closest by vector, and those the entities came from.
+CALL (seeds) {
+  CALL db.index.vector.queryNodes('chunk_embedding', $chunk_limit, $vector) YIELD node
+  RETURN node AS t
+  UNION
+  UNWIND seeds AS e
+  MATCH (e)-[:FROM_CHUNK]->(t:Chunk)
+  RETURN t
+}
+WITH seeds, relations, t
+OPTIONAL MATCH (e:__Entity__)-[:FROM_CHUNK]->(t) WHERE e IN seeds
+WITH seeds, relations, t, collect(e.name) AS entities
+MATCH (t)-[:FROM_DOCUMENT]->(d:Document)
+OPTIONAL MATCH (s:Section {id: t.section_id})
+WITH seeds, relations, collect({chunk_id: t.id, text: t.text, document: d.title, document_id: d.id, index: t.index,
+                                section_path: s.path, entities: entities,
+                                cosine: CASE WHEN t.embedding IS NULL THEN 0.0
+                                             ELSE 2 * vector.similarity.cosine(t.embedding, $vector) - 1 END}) AS chunks
+// Community summaries: the closest by their report's embedding (exact: communities are few), and
+// those holding the entities.
+CALL (seeds) {
+  CALL (seeds) {
+    MATCH (c:Community) WHERE c.summary IS NOT NULL AND c.embedding IS NOT NULL
+    WITH c ORDER BY vector.similarity.cosine(c.embedding, $vector) DESC, c.id
+    LIMIT $community_limit
+    RETURN c
+    UNION
+    UNWIND seeds AS e
+    MATCH (e)-[:IN_COMMUNITY]->(c:Community) WHERE c.summary IS NOT NULL AND c.embedding IS NOT NULL
+    RETURN c
+  }
+  RETURN collect({id: c.id, level: c.level, title: c.title, summary: c.summary,
+                  cosine: 2 * vector.similarity.cosine(c.embedding, $vector) - 1}) AS communities
+}
+RETURN chunks, relations, communities;

@@ -1,0 +1,223 @@
+"""Free-text questions through every prompt builder: `search tripartite|rag|hybrid`, `ask
+QUESTION`, `eval --questions`, and the offline triplet extractor and keywords they rest on."""
+import json
+import re
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from conftest import cli_env, load_sample
+from fake_openai import FakeOpenAI
+from tripartite.cli import cli
+from tripartite.evaluation.questions import Question, load_questions, recall, top_sections
+from tripartite.infra.errors import TripartiteError
+from tripartite.infra.llm.providers import ConceptInfo
+from tripartite.infra.paths import samples_dir
+from tripartite.infra.tokens import count_tokens
+from tripartite.kg.extractive import TripletExtractor
+from tripartite.kg.phrases import coordinated, noun_phrases, relating_verb
+from tripartite.kg.schema import TripletTask
+from tripartite.search.hybrid import excerpt, excerpt_of, keyword_share, keyword_weights
+from tripartite.search.keywords import offline_keywords
+
+QUESTION = "Which drugs are usually chosen to keep clots from forming in an irregular heartbeat?"
+
+
+def invoke(args, env):
+    return CliRunner().invoke(cli, args, env=env)
+
+
+def ok(args, env) -> str:
+    result = invoke(args, env)
+    assert result.exit_code == 0, (args, result.output)
+    return result.output
+
+
+def as_json(args, env) -> dict:
+    return json.loads(ok([*args, "--format", "json"], env))
+
+
+# ---- units: phrases, relations, keywords, the question file, recall ---------------------------------
+def test_noun_phrases_in_english_and_chinese():
+    texts = [p.text for p in noun_phrases("High blood pressure raises the risk of stroke and heart attack.")]
+    assert texts == ["High blood pressure", "risk of stroke", "heart attack"]
+    assert [p.text for p in noun_phrases("Drink less alcohol and stop smoking.")] == ["less alcohol", "smoking"]
+    assert "blood clot" in [p.text for p in noun_phrases("A heart attack occurs if a blood clot forms in an artery.")]
+    chinese = [p.text for p in noun_phrases("TuGraph产品家族中，开源产品包括图数据库。")]
+    assert "开源产品" in chinese and all(len(t) >= 2 for t in chinese)
+
+
+def test_relations_need_a_verb_in_one_clause():
+    assert relating_verb(" raises the ") == "raises"
+    assert relating_verb(", ") is None and relating_verb(" and stop ") is None  # a list; two predicates
+    assert coordinated(", ") and coordinated(" and ") and not coordinated(" raises ")
+    extractor = TripletExtractor([ConceptInfo("af", "Atrial fibrillation", ("AFib",), ""),
+                                  ConceptInfo("stroke", "Stroke", (), "")], [])
+    answer, _ = extractor.answer(TripletTask("kg", "c1", "", "Atrial fibrillation raises the risk of stroke, heart "
+                                             "attack and heart failure. Stroke, fatigue and palpitations.", ()))
+    triples = {(r["source"], r["type"], r["target"]) for r in answer["relations"]}
+    assert ("Atrial fibrillation", "RAISE", "risk of stroke") in triples
+    assert ("Atrial fibrillation", "RAISE", "heart attack") in triples  # the list after the verb
+    assert not [t for t in triples if t[0] == "Stroke"]  # a bare list relates nothing
+    names = {e["name"] for e in answer["entities"]}
+    assert {"Atrial fibrillation", "heart attack", "heart failure"} <= names
+
+
+def test_offline_keywords_drop_question_and_asking_words():
+    words = offline_keywords("How does the AWEL workflow improve the build of agents?", [])
+    assert words == ["AWEL", "workflow", "agents"]
+    assert offline_keywords("AWEL 的三个层次是什么？", []) == ["AWEL", "层次"]
+    assert "社区" in offline_keywords("社区摘要的生成方式是什么？", [])
+
+
+def test_a_question_file_is_checked_with_one_line_per_fault(tmp_path):
+    good = tmp_path / "q.yaml"
+    good.write_text(yaml.safe_dump({"questions": [{"question": "Why?", "answers": ["because", 42]},
+                                                  {"id": "x", "question": "Where?", "chunks": ["d:1"],
+                                                   "scope": "corpus"}]}))
+    assert load_questions(good) == [Question("q1", "Why?", ("because", "42")),
+                                    Question("x", "Where?", (), ("d:1",), "corpus")]
+    for text, fault in (("questions: []", "no questions"), ("questions:\n  - answers: [a]", "no `question:`"),
+                        ("questions:\n  - question: Why?", "neither `answers:` nor `chunks:`"),
+                        ("questions:\n  - {question: \"Why\", answers: [a], scope: wide}", "scope is 'wide'"),
+                        ("questions: [", "not a readable YAML file")):
+        bad = tmp_path / "bad.yaml"
+        bad.write_text(text)
+        with pytest.raises(TripartiteError, match=re.escape(fault)) as caught:
+            load_questions(bad)
+        assert "\n" not in str(caught.value) and str(bad) in str(caught.value)
+    with pytest.raises(TripartiteError, match="no such file"):
+        load_questions(tmp_path / "missing.yaml")
+
+
+def test_recall_counts_answer_phrases_or_chunks_and_span_counts_top_sections():
+    q = Question("a", "?", ("Blood  Thinners", "warfarin"))
+    assert recall(q, "Anticoagulants, often called blood\nthinners.", []) == 0.5
+    assert recall(Question("b", "?", (), ("d:1", "d:2")), "", ["d:2", "d:3"]) == 0.5
+    refs = [{"document": "AF", "section_path": ["AF", "Treatment", "Clots"]},
+            {"document": "AF", "section_path": ["AF", "Treatment"]}, {"document": "HF", "section_path": ["Causes"]}]
+    assert top_sections(refs) == {("AF", "Treatment"), ("HF", "Causes")}
+
+
+def test_an_excerpt_keeps_the_best_sentences_with_their_neighbours():
+    item = {"sentences": [f"Sentence number {i} here." for i in range(10)],
+            "sentence_scores": [0.1, 0.1, 0.1, 0.9, 0.1, 0.1, 0.1, 0.1, 0.85, 0.1]}
+    chosen = excerpt_of(item)
+    assert sorted(chosen) == [2, 3, 4, 7, 8, 9]
+    assert excerpt(chosen).count("...") == 1 and excerpt(chosen).startswith("Sentence number 2")
+    weights = keyword_weights(["warfarin", "heart"], ["warfarin here", "heart", "heart again", "the heart"])
+    assert keyword_share("Warfarin thins blood.", weights) > keyword_share("The heart pumps.", weights) > 0
+
+
+def test_a_question_prompt_is_fitted_and_filled_to_its_budget():
+    from tripartite.search.tripartite_question import PREAMBLE, fit
+    from tripartite.selection.prompt import build_prompt
+
+    def extract(chunk: int, rank: int, w: float, reason: str = "alpha") -> dict:
+        return {"chunk_id": f"d:{chunk}", "w": w, "reason": reason, "rank": rank, "document": "Doc",
+                "document_id": "doc", "section_path": ["Doc", "Part"], "index": chunk, "own_p": None,
+                "text": f"Extract {chunk} says something long enough to cost a few tokens in the prompt."}
+
+    rows = [{"concept_id": "a", "name": "A", "summary": "asks about A",
+             "evidence": [extract(1, 0, 0.9), extract(2, 1, 0.8)]},
+            {"concept_id": "b", "name": "B", "summary": "asks about B", "evidence": [extract(3, 0, 0.7, "floor")]}]
+    spare = [("a", {**extract(4, 2, 0.6), "reason": "fill"}), ("b", {**extract(5, 1, 0.5), "reason": "fill"})]
+
+    def layout(kept):
+        return build_prompt("question", kept, "Why?", 0.9, 0.5, "floor", None, PREAMBLE)
+
+    whole = layout(rows)
+    fitted, dropped = fit(rows, layout, whole["tokens"] - 5, spare)
+    assert dropped == 1 and fitted["tokens"] <= whole["tokens"] - 5
+    assert [e["chunk_id"] for c in fitted["concepts"] for e in c["evidence"]] == ["d:1", "d:3"]  # the weakest went
+    filled, _ = fit(rows, layout, whole["tokens"] + 40, spare)
+    assert whole["tokens"] < filled["tokens"] <= whole["tokens"] + 40
+    assert [e["chunk_id"] for c in filled["concepts"] for e in c["evidence"] if e["reason"] == "fill"] == ["d:4"]
+
+
+# ---- the CLI on the sample, built once ----------------------------------------------------------------
+@pytest.fixture(scope="module")
+def sample(module_db, tmp_path_factory):
+    env = cli_env(module_db, tmp_path_factory.mktemp("questions"))
+    return load_sample(env, ["analyze"], ["select"], ["kg", "extract"], ["kg", "communities"])
+
+
+def _objects(env) -> list[str]:
+    return [row["id"] for row in json.loads(ok(["objects", "list", "--json"], env))]
+
+
+@pytest.mark.parametrize("mode", ["tripartite", "rag", "hybrid", "local", "global"])
+def test_every_builder_takes_a_question(sample, mode):
+    before = _objects(sample)
+    result = as_json(["search", mode, QUESTION, "--max-tokens", "600"], sample)
+    assert set(result) >= {"mode", "question", "tokens", "total_tokens", "prompt", "references"}
+    assert result["mode"] == mode and result["question"] == QUESTION
+    assert result["tokens"] == count_tokens(result["prompt"]) <= 600 <= 600 + result["total_tokens"]
+    assert result["prompt"].startswith(f"Question: {QUESTION}") and result["references"]
+    body, _, listed = result["prompt"].rpartition("References:\n")
+    assert {int(n) for n in re.findall(r"\[(\d+)\]", body)} <= {r["n"] for r in result["references"]}
+    for ref in result["references"]:
+        assert set(ref) == {"n", "chunk_id", "document", "section_path"} and ref["document"]
+        assert f"(chunk {ref['chunk_id']})" in listed
+    assert _objects(sample) == before  # a question never becomes a stored object
+
+
+def test_tripartite_reads_the_question_like_an_object_and_selects_against_the_stored_distributions(sample):
+    result = as_json(["search", "tripartite", QUESTION], sample)
+    names = {c["name"] for c in result["concepts"]}
+    assert "Anticoagulants" in names  # clots kept from forming: the gloss, not a word of the question
+    for concept in result["concepts"]:
+        assert concept["evidence"] and concept["summary"]
+        assert all(e["reason"] in ("alpha", "beta", "floor") and -1 <= e["w"] <= 1 for e in concept["evidence"])
+    assert "Apixaban" in result["prompt"]  # the anticoagulant extract that answers it
+    tight = as_json(["search", "tripartite", QUESTION, "--max-tokens", "120"], sample)
+    filled = as_json(["search", "tripartite", QUESTION, "--max-tokens", "1500"], sample)
+    assert tight["tokens"] <= 120 < result["tokens"] <= filled["tokens"] <= 1500 and tight["dropped"] > 0
+    unknown = as_json(["search", "tripartite", "What does the weather look like on Mars tomorrow?"], sample)
+    assert unknown["references"] == [] and "concerns none of the loaded concepts" in unknown["note"]
+
+
+def test_hybrid_quotes_each_chunk_once_within_its_budget(sample):
+    result = as_json(["search", "hybrid", QUESTION, "--max-tokens", "600"], sample)
+    ids = [r["chunk_id"] for r in result["references"]]
+    assert len(ids) == len(set(ids)) and result["tokens"] <= 600
+    passages = re.findall(r"^\[(\d+)\] ", result["prompt"].split("References:")[0], re.MULTILINE)
+    assert len(passages) == len(set(passages)) == len(ids)
+    assert "Apixaban" in result["prompt"]
+    assert "rivaroxaban" in as_json(["search", "rag", QUESTION, "--max-tokens", "400"], sample)["prompt"]
+
+
+def test_ask_takes_a_question_or_an_object(sample):
+    with FakeOpenAI() as server:
+        model = {**sample, "OPENAI_BASE_URL": server.base_url, "TRIPARTITE_LLM_MODEL": "fake-chat",
+                 "OPENAI_API_KEY": "sk-test"}
+        answered = ok(["ask", QUESTION, "--mode", "hybrid"], model)
+        assert "References:" in answered and re.search(r"^\[1\] .*\(chunk ", answered, re.MULTILINE)
+        asked = [r for r in server.chat_requests() if QUESTION in json.dumps(r)]
+        assert asked  # the prompt the model got is the question's
+        typo = invoke(["ask", "patient-x"], model)
+        assert typo.exit_code == 1 and "no object with id 'patient-x'" in typo.output
+        assert "write it out in words" in typo.output
+        hybrid_object = invoke(["ask", "patient-a", "--mode", "hybrid"], model)
+        assert hybrid_object.exit_code == 1 and "free-text questions only" in hybrid_object.output
+
+
+def test_eval_questions_compares_the_builders_and_writes_table_json_and_plot(sample, tmp_path):
+    out = tmp_path / "out"
+    printed = ok(["eval", "--questions", str(samples_dir() / "questions.yaml"), "--modes", "rag,hybrid,tripartite",
+                  "--budgets", "300,600", "--out", str(out)], sample)
+    assert re.search(r"^\| hybrid \| 600 \| 8 \|", printed, re.MULTILINE)
+    data = json.loads((out / "questions.json").read_text())
+    assert {(s["mode"], s["budget"]) for s in data["summaries"]} == {(m, b) for m in ("rag", "hybrid", "tripartite")
+                                                                    for b in (300, 600)}
+    rag = {s["budget"]: s["recall"] for s in data["summaries"] if s["mode"] == "rag"}
+    assert 0 < rag[300] <= rag[600] <= 1
+    for row in data["rows"]:
+        assert 0 <= row["recall"] <= 1 and row["tokens"] <= row["budget"] and (row["span"] is None) == (
+            row["question"] != "s8")
+    assert (out / "questions.png").stat().st_size > 10_000 and "| mode | budget |" in (out / "questions.md").read_text()
+    wrong = invoke(["eval", "--questions", str(tmp_path / "none.yaml")], sample)
+    assert wrong.exit_code == 1 and "no such file" in wrong.output
+    both = invoke(["eval", "--questions", str(samples_dir() / "questions.yaml"), "docs", "onto", "objs"], sample)
+    assert both.exit_code == 2 and "give no DOCUMENTS" in both.output

@@ -1,0 +1,256 @@
+"""`tripartite eval --questions FILE`: every prompt builder on free-text questions, measured by
+answers that a person wrote down, which none of the builders can see.
+
+The file (YAML):
+
+    questions:
+      - question: How much salt a day is advised for people with raised blood pressure?
+        answers: ["less than 1,500 mg", "2,300 mg"]   # phrases the prompt must contain, any case
+      - question: Which kinds of medicine treat heart failure?
+        chunks: ["heart-failure:1a2b3c4d5e6f"]       # or: chunks the prompt must cite
+      - question: What do the guidelines say about living with each condition?
+        answers: [...]
+        scope: corpus    # a whole-corpus question: also judged by the sections its citations span
+
+Per question, mode and budget: recall (the share of answer phrases the prompt's material holds,
+or of answer chunks its references cite), tokens, and vector RAG filled to the same number of
+tokens as the yardstick. For whole-corpus questions, span: the documents' top-level sections
+(Document > first heading below the title) the cited chunks come from.
+"""
+from __future__ import annotations
+
+import re
+import statistics
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from tripartite.infra.errors import TripartiteError
+from tripartite.search.constants import QUESTION_MODES
+
+DEFAULT_BUDGETS = (500, 1000, 2000)
+RAG_SAME = "rag (same tokens)"
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    question: str
+    answers: tuple[str, ...] = ()
+    chunks: tuple[str, ...] = ()
+    scope: str = "focused"   # or "corpus": a whole-corpus question
+
+
+def load_questions(path: Path) -> list[Question]:
+    """The questions of a YAML file, checked: one line naming the file and the entry on error."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise TripartiteError(f"{path}: no such file; give a YAML file of questions (see `tripartite eval --help`)") from None
+    except (UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise TripartiteError(f"{path}: not a readable YAML file ({str(exc).splitlines()[0]}); save it as UTF-8 YAML") from None
+    entries = data.get("questions") if isinstance(data, dict) else data
+    if not isinstance(entries, list) or not entries:
+        raise TripartiteError(f"{path}: no questions; write a list under `questions:` (each with question and "
+                              "answers or chunks)")
+    found = []
+    for n, entry in enumerate(entries, start=1):
+        if not isinstance(entry, dict) or not isinstance(entry.get("question"), str) or not entry["question"].strip():
+            raise TripartiteError(f"{path}: question {n} has no `question:` text")
+        answers, chunks = entry.get("answers") or [], entry.get("chunks") or []
+        if not all(isinstance(a, (str, int, float)) for a in answers) or not all(isinstance(c, str) for c in chunks):
+            raise TripartiteError(f"{path}: question {n}: answers and chunks must be lists of strings")
+        if not answers and not chunks:
+            raise TripartiteError(f"{path}: question {n} has neither `answers:` nor `chunks:`; give what a right "
+                                  "prompt must hold")
+        scope = entry.get("scope", "focused")
+        if scope not in ("focused", "corpus"):
+            raise TripartiteError(f"{path}: question {n}: scope is {scope!r}; use focused or corpus")
+        found.append(Question(str(entry.get("id") or f"q{n}"), entry["question"].strip(),
+                              tuple(str(a) for a in answers), tuple(chunks), scope))
+    return found
+
+
+def _normal(text: str) -> str:
+    return re.sub(r"\s+", " ", text.casefold()).strip()
+
+
+def recall(question: Question, material: str, cited: list[str]) -> float:
+    """The share of the answer phrases the material holds, else of the answer chunks cited."""
+    if question.answers:
+        held = _normal(material)
+        return sum(1 for a in question.answers if _normal(a) in held) / len(question.answers)
+    return sum(1 for c in question.chunks if c in set(cited)) / len(question.chunks)
+
+
+def top_sections(references: list[dict]) -> set[tuple[str, str]]:
+    """The documents' top-level sections the references come from: (document, first heading
+    below the document's title)."""
+    found = set()
+    for ref in references:
+        path = list(ref.get("section_path") or [])
+        if path and path[0] == ref.get("document"):
+            path = path[1:]
+        found.add((ref.get("document") or "", path[0] if path else ""))
+    return found
+
+
+@dataclass
+class Row:
+    question: str          # its id
+    mode: str
+    budget: int
+    tokens: int
+    total_tokens: int
+    recall: float
+    span: int | None       # top-level sections cited (whole-corpus questions only)
+    rag_recall: float      # vector RAG filled to the same tokens
+    rag_span: int | None
+    note: str = ""
+
+
+@dataclass
+class Summary:
+    mode: str
+    budget: int
+    questions: int
+    median_tokens: float
+    recall: float           # mean over the questions
+    rag_recall: float       # vector RAG at the same tokens, mean
+    wins: int               # questions where the mode's recall beats RAG's at the same tokens
+    losses: int
+    span: float | None = None       # mean top-level sections cited, whole-corpus questions
+    rag_span: float | None = None
+
+
+@dataclass
+class QuestionEval:
+    rows: list[Row]
+    summaries: list[Summary]
+    notes: list[str] = field(default_factory=list)
+
+
+def measure(questions: list[Question], modes: list[str], budgets: list[int], build: Callable[[str, str, int], dict],
+            on_question: Callable[[Question], None] = lambda q: None) -> QuestionEval:
+    """Every question through every mode at every budget; `build(question, mode, budget)` gives a
+    prompt in search's shape. A mode that cannot run (no triplet graph, no reports) is noted once
+    and left out."""
+    rows: list[Row] = []
+    notes: dict[str, str] = {}
+    for q in questions:
+        on_question(q)
+        for mode in modes:
+            if mode in notes:
+                continue
+            for budget in budgets:
+                try:
+                    built = build(q.question, mode, budget)
+                except TripartiteError as exc:
+                    notes[mode] = f"{mode}: {exc}"
+                    break
+                rag = build(q.question, "rag", max(200, built["tokens"])) if mode != "rag" else built
+                cited = [r["chunk_id"] for r in built["references"]]
+                corpus = q.scope == "corpus"
+                rows.append(Row(q.id, mode, budget, built["tokens"], built["total_tokens"],
+                                recall(q, built["material"], cited),
+                                len(top_sections(built["references"])) if corpus else None,
+                                recall(q, rag["material"], [r["chunk_id"] for r in rag["references"]]),
+                                len(top_sections(rag["references"])) if corpus else None, built.get("note") or ""))
+    return QuestionEval(rows, summarize(rows), list(notes.values()))
+
+
+def summarize(rows: list[Row]) -> list[Summary]:
+    groups: dict[tuple[str, int], list[Row]] = {}
+    for row in rows:
+        groups.setdefault((row.mode, row.budget), []).append(row)
+    summaries = []
+    for (mode, budget), group in groups.items():
+        spans = [r for r in group if r.span is not None]
+        summaries.append(Summary(mode, budget, len(group), statistics.median(r.tokens for r in group),
+                                 statistics.fmean(r.recall for r in group), statistics.fmean(r.rag_recall for r in group),
+                                 sum(r.recall > r.rag_recall for r in group), sum(r.recall < r.rag_recall for r in group),
+                                 statistics.fmean(r.span for r in spans) if spans else None,
+                                 statistics.fmean(r.rag_span for r in spans) if spans else None))
+    order = {m: i for i, m in enumerate(QUESTION_MODES)}
+    return sorted(summaries, key=lambda s: (order.get(s.mode, 99), s.budget))
+
+
+def table(summaries: list[Summary]) -> list[str]:
+    lines = ["| mode | budget | questions | median tokens | recall | vector RAG, same tokens | better / worse "
+             "| sections cited (whole-corpus) | RAG, same tokens |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for s in summaries:
+        span = f"{s.span:.1f}" if s.span is not None else ""
+        rag_span = f"{s.rag_span:.1f}" if s.rag_span is not None else ""
+        same = "" if s.mode == "rag" else f"{s.rag_recall:.2f}"
+        score = "" if s.mode == "rag" else f"{s.wins} / {s.losses}"
+        lines.append(f"| {s.mode} | {s.budget:,} | {s.questions} | {s.median_tokens:,.0f} | {s.recall:.2f} | {same} "
+                     f"| {score} | {span} | {'' if s.mode == 'rag' else rag_span} |")
+    return lines
+
+
+def write(out: Path, result: QuestionEval, context: dict) -> dict[str, Path]:
+    import json
+
+    from tripartite.evaluation.plot import write_question_plot
+
+    out.mkdir(parents=True, exist_ok=True)
+    files = {"markdown": out / "questions.md", "json": out / "questions.json", "plot": out / "questions.png"}
+    notes = [f"- {n}" for n in result.notes]
+    files["markdown"].write_text("\n".join(
+        [f"# Questions: {context['questions']} from {context['file']}", "",
+         f"Documents: {context['documents']}, chunks: {context['chunks']}; embedder {context['embedder']}; "
+         f"LLM steps: {context['provider']}. Recall: the share of each question's answer phrases (or answer "
+         "chunks) the prompt holds, mean over the questions; vector RAG is filled to each prompt's own tokens.",
+         "", *table(result.summaries), "", *(["Notes:", *notes, ""] if notes else []),
+         f"![recall against tokens]({files['plot'].name})", ""]), encoding="utf-8")
+    files["json"].write_text(json.dumps({"context": context, "summaries": [asdict(s) for s in result.summaries],
+                                         "rows": [asdict(r) for r in result.rows], "notes": result.notes},
+                                        indent=2, ensure_ascii=False), encoding="utf-8")
+    write_question_plot(files["plot"], result.summaries,
+                        f"{context['questions']} questions ({Path(context['file']).name}): mean recall against "
+                        "median prompt tokens")
+    return files
+
+
+def evaluate_questions(settings, graph, path: Path, modes: list[str], budgets: list[int], out: Path,
+                       offline: bool, concurrency: int | None, say: Callable[[str], None]) -> tuple[QuestionEval, dict]:
+    """Load the questions, build every prompt on the graph as it is, write the files."""
+    from contextlib import ExitStack
+
+    from tripartite.analysis import Analyzer
+    from tripartite.analysis.extractive import ExtractiveProvider
+    from tripartite.infra.embeddings import MiniLMEmbedder, chunk_embedder
+    from tripartite.infra.llm import open_runner
+    from tripartite.search.global_search import PointRanker
+    from tripartite.search.modes import question_prompt
+    from tripartite.selection.settings import effective
+
+    questions = load_questions(path)
+    counts = graph.one("evaluation/graph_counts")
+    if not counts["chunks"]:
+        raise TripartiteError("the graph has no chunks; ingest the documents the questions are about first "
+                              "(`tripartite ingest PATH`)")
+    embedder = chunk_embedder(settings, offline)
+    chosen = effective(graph, settings.selection)
+    with ExitStack() as stack:
+        search_runner = stack.enter_context(open_runner(settings, PointRanker(), offline=offline,
+                                                        concurrency=concurrency))
+        extracts_embedder = MiniLMEmbedder(settings.cache_dir)
+        reader = stack.enter_context(open_runner(settings, ExtractiveProvider(extracts_embedder), offline=offline,
+                                                 concurrency=concurrency))
+        analyzer = Analyzer(graph, extracts_embedder, reader)
+
+        def build(question: str, mode: str, budget: int) -> dict:
+            return question_prompt(graph, question, mode, embedder, search_runner, analyzer, budget, chosen.alpha,
+                                   chosen.beta, chosen.mode)
+
+        say(f"{len(questions)} questions, modes {', '.join(modes)}, budgets {', '.join(map(str, budgets))}")
+        result = measure(questions, modes, budgets, build, on_question=lambda q: say(f"  {q.id}: {q.question[:70]}"))
+        provider = f"{search_runner.provider.name}/{search_runner.provider.model}"
+    context = {"file": str(path), "questions": len(questions), "documents": counts.get("documents"),
+               "chunks": counts["chunks"], "embedder": embedder.name, "provider": provider,
+               "modes": modes, "budgets": budgets}
+    return result, write(out, result, context)

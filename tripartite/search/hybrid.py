@@ -1,0 +1,243 @@
+"""Hybrid search: the lexical graph, the triplet graph and the communities, ranked on one scale
+and merged under one token budget.
+
+Candidates come from cypher/search/hybrid.cypher: the chunks closest to the question, the
+chunks the entities named by the question's keywords came from (with the relations between
+those entities), and the community summaries closest to the question or holding those
+entities. Every candidate, chunk or summary, is scored on one scale:
+
+    score = cos(question, text) + KEYWORD_WEIGHT * (share of the keywords' weight it holds)
+            + ENTITY_WEIGHT * (share of the question's entities it came with)
+
+where a keyword weighs more the fewer candidate chunks hold it. The best candidates are taken
+until the budget is spent, each chunk once. A chunk is quoted as an excerpt: its sentences
+that score within MARGIN of its best one, each with the sentences beside it (an answer often
+follows the sentence that matches the question), the whole chunk when that is most of it, and
+an ellipsis where sentences are skipped. Quoting excerpts rather than whole chunks is what lets
+one budget reach more chunks; ranking whole chunks first is what keeps the context a sentence
+needs. Community summaries, the corpus-wide view, stand in their own section.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+from tripartite.infra.errors import TripartiteError
+from tripartite.infra.graph import Graph
+from tripartite.infra.tokens import count_tokens
+from tripartite.lexical.sentences import sentences_of
+from tripartite.search.constants import HYBRID_TOKENS
+from tripartite.search.gaps import triplet_graph_gaps
+from tripartite.search.keywords import question_keywords
+from tripartite.selection.prompt import reference_trail
+
+INTRO = ("Answer the question from the numbered passages below (sentences quoted from the reference documents, "
+         "an ellipsis where a passage skips) and the community summaries; cite the passages you use by their "
+         "numbers in brackets.")
+MAX_TOKENS = HYBRID_TOKENS
+CHUNK_LIMIT = 24       # the chunks closest to the question, before the entities' own
+ENTITY_LIMIT = 12
+COMMUNITY_LIMIT = 4
+KEYWORD_WEIGHT = 0.2
+ENTITY_WEIGHT = 0.1
+RELATION_WEIGHT = 0.1  # a sentence a relation between the question's entities came from
+MARGIN = 0.15          # an excerpt keeps the sentences this close to its chunk's best one
+WHOLE_FIRST = 0.6      # chunks are quoted whole until this share of the budget is spent, then as excerpts
+COMMUNITY_SHARE = 0.15  # community summaries (derived, not quoted) take at most this share of the budget
+REPEAT_PENALTY = 0.05  # per chunk already taken from the same top-level section: spread over the documents
+WHOLE_SHARE = 0.7      # an excerpt this large becomes the whole chunk
+MIN_SENTENCE_CHARS = 12
+
+
+def _pattern(keyword: str) -> re.Pattern:
+    """A keyword as it may appear: whole words in Latin script (a plural or -ing ending
+    allowed), anywhere in Chinese."""
+    if re.search(r"[\u3400-\u9fff\u3040-\u30ff]", keyword):
+        return re.compile(re.escape(keyword))
+    stem = re.escape(keyword.lower().rstrip("s") if len(keyword) > 4 else keyword.lower())
+    return re.compile(rf"(?i)\b{stem}(?:s|es|ed|ing)?\b")
+
+
+def keyword_weights(keywords: list[str], texts: list[str]) -> list[tuple[re.Pattern, float]]:
+    """Each keyword's pattern and weight, log(1 + N / (1 + df)) over the N candidate chunks:
+    a keyword few candidates hold tells them apart."""
+    patterns = [_pattern(k) for k in keywords]
+    n = len(texts)
+    return [(p, math.log(1 + n / (1 + sum(1 for t in texts if p.search(t))))) for p in patterns]
+
+
+def keyword_share(text: str, weights: list[tuple[re.Pattern, float]]) -> float:
+    total = sum(w for _, w in weights)
+    return sum(w for p, w in weights if p.search(text)) / total if total else 0.0
+
+
+def _sentences(text: str) -> list[str]:
+    return [x.strip() for p in sentences_of(text or "") for x in p if x.strip()]
+
+
+def candidates(found: dict, keywords: list[str], question_vector: np.ndarray, embedder) -> list[dict]:
+    """Chunks and community summaries scored on the one scale (see the module doc), best first;
+    each chunk with its sentences scored the same way, for its excerpt."""
+    weights = keyword_weights(keywords, [c["text"] or "" for c in found["chunks"]])
+    seeds = max(1, len({name for c in found["chunks"] for name in c["entities"]}))
+    related = {r["description"].strip(". ") for r in found["relations"] if r["inside"] and r["description"]}
+    items = []
+    for chunk in found["chunks"]:
+        items.append({"kind": "chunk", "chunk": chunk, "sentences": _sentences(chunk["text"]),
+                      "cosine": chunk["cosine"], "keywords": keyword_share(chunk["text"] or "", weights),
+                      "entities": len(chunk["entities"]) / seeds})
+    for community in found["communities"]:
+        text = (community["summary"] or "").strip()
+        if text:
+            items.append({"kind": "community", "community": community, "text": text, "cosine": community["cosine"],
+                          "keywords": keyword_share(text, weights), "entities": 0.0})
+    for item in items:
+        item["score"] = round(item["cosine"] + KEYWORD_WEIGHT * item["keywords"] + ENTITY_WEIGHT * item["entities"], 6)
+    chunks = [i for i in items if i["kind"] == "chunk"]
+    flat = [x for i in chunks for x in i["sentences"]]
+    cosines = embedder.embed(flat) @ question_vector if flat else np.zeros(0)
+    at = 0
+    for item in chunks:
+        n = len(item["sentences"])
+        item["sentence_scores"] = [float(v) + KEYWORD_WEIGHT * keyword_share(x, weights)
+                                   + RELATION_WEIGHT * any(d in x for d in related)
+                                   for x, v in zip(item["sentences"], cosines[at:at + n])]
+        at += n
+    return sorted(items, key=lambda i: (-i["score"], i["chunk"]["chunk_id"] if i["kind"] == "chunk" else i["text"]))
+
+
+def excerpt_of(item: dict) -> dict[int, str]:
+    """A chunk's excerpt (see the module doc): sentence index -> sentence."""
+    sentences, scores = item["sentences"], item["sentence_scores"]
+    if not sentences:
+        return {}
+    best = max(scores)
+    keep: set[int] = set()
+    for i, score in enumerate(scores):
+        if score >= best - MARGIN and len(sentences[i]) >= MIN_SENTENCE_CHARS:
+            keep.update(j for j in (i - 1, i, i + 1) if 0 <= j < len(sentences))
+    if len(keep) >= WHOLE_SHARE * len(sentences):
+        keep = set(range(len(sentences)))
+    return {i: sentences[i] for i in sorted(keep)}
+
+
+class Packing:
+    """The prompt as it fills: chunks in the order they were first taken, each with its chosen
+    sentences; community summaries apart."""
+
+    def __init__(self, question: str, max_tokens: int):
+        self.question, self.max_tokens = question, max_tokens
+        self.chunks: dict[str, dict] = {}
+        self.communities: list[dict] = []
+
+    def text(self) -> str:
+        parts = [f"Question: {self.question}", "", INTRO, ""]
+        if self.communities:
+            parts += ["Community summaries:"] + [f"- {c['title']}: {c['summary']}" for c in self.communities] + [""]
+        if self.chunks:
+            parts.append("Passages:")
+            for n, entry in enumerate(self.chunks.values(), start=1):
+                parts.append(f"[{n}] {excerpt(entry['sentences'])}")
+            parts += ["", "References:"]
+            parts += [f"[{n}] {reference_trail(e['chunk'])} (chunk {e['chunk']['chunk_id']})"
+                      for n, e in enumerate(self.chunks.values(), start=1)]
+        return "\n".join(parts).rstrip() + "\n"
+
+    def tokens(self) -> int:
+        return count_tokens(self.text())
+
+    def try_add(self, item: dict, used: int) -> int | None:
+        """Take a candidate if the prompt still fits; the new size, or None (nothing changed).
+        A chunk whose excerpt does not fit is tried as its best sentence and the one after.
+        The size is estimated from the pieces added and checked exactly near the budget."""
+        if item["kind"] == "community":
+            cost = count_tokens(f"- {item['community']['title']}: {item['text']}") + 1 + (0 if self.communities else 4)
+            spent = sum(count_tokens(f"- {c['title']}: {c['summary']}") + 1 for c in self.communities)
+            if used + cost > self.max_tokens or spent + cost > COMMUNITY_SHARE * self.max_tokens:
+                return None
+            self.communities.append({**item["community"], "summary": item["text"]})
+            return self._checked(used + cost, lambda: self.communities.pop())
+        chunk, sentences = item["chunk"], item["sentences"]
+        n = len(self.chunks) + 1
+        reference = count_tokens(f"[{n}] {reference_trail(chunk)} (chunk {chunk['chunk_id']})") + 1
+        best = max(range(len(sentences)), key=lambda i: item["sentence_scores"][i]) if sentences else 0
+        short = {i: sentences[i] for i in (best, best + 1) if i < len(sentences)}
+        whole = {i: x for i, x in enumerate(sentences)}
+        first = [whole] if used < WHOLE_FIRST * self.max_tokens else []
+        for chosen in (*first, excerpt_of(item), short):
+            if not chosen:
+                continue
+            cost = count_tokens(f"[{n}] {excerpt(chosen)}") + 1 + reference + (0 if self.chunks else 8)
+            if used + cost <= self.max_tokens:
+                self.chunks[chunk["chunk_id"]] = {"chunk": chunk, "sentences": chosen}
+                grown = self._checked(used + cost, lambda: self.chunks.pop(chunk["chunk_id"]))
+                if grown is not None:
+                    return grown
+        return None
+
+    def _checked(self, estimate: int, undo) -> int | None:
+        if estimate < self.max_tokens - 60:
+            return estimate
+        exact = self.tokens()
+        if exact > self.max_tokens:
+            undo()
+            return None
+        return exact
+
+
+def _section(item: dict) -> tuple:
+    """The top-level section a candidate comes from (a community: its own)."""
+    if item["kind"] == "community":
+        return ("community", item["community"]["id"])
+    chunk = item["chunk"]
+    path = list(chunk["section_path"] or [])
+    if path and path[0] == chunk["document"]:
+        path = path[1:]
+    return (chunk["document"], path[0] if path else "")
+
+
+def excerpt(sentences: dict[int, str]) -> str:
+    """A chunk's chosen sentences in reading order, "..." where sentences are skipped."""
+    parts, last = [], None
+    for i in sorted(sentences):
+        if last is not None and i != last + 1:
+            parts.append("...")
+        parts.append(sentences[i])
+        last = i
+    return " ".join(parts)
+
+
+def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens: int = MAX_TOKENS) -> dict:
+    """The hybrid prompt for a question (see the module doc), in search's shape."""
+    if not question.strip():
+        raise TripartiteError("the question is empty; ask something")
+    keywords, spent = question_keywords(graph, question, runner)
+    vector = embedder.embed([question])[0]
+    found = graph.one("search/hybrid", vector=vector.tolist(), question_keywords=keywords, chunk_limit=CHUNK_LIMIT,
+                      entity_limit=ENTITY_LIMIT, community_limit=COMMUNITY_LIMIT)
+    if found is None:
+        raise TripartiteError("there are no chunks to search; ingest documents with `tripartite ingest PATH`")
+    packing = Packing(question, max_tokens)
+    used = packing.tokens()
+    pending = candidates(found, keywords, vector, embedder)
+    taken: dict[tuple, int] = {}  # top-level section -> chunks taken from it
+    while pending and max_tokens - used >= 20:
+        item = max(pending, key=lambda i: i["score"] - REPEAT_PENALTY * taken.get(_section(i), 0))
+        pending.remove(item)
+        grown = packing.try_add(item, used)
+        if grown is not None:
+            used = grown
+            taken[_section(item)] = taken.get(_section(item), 0) + 1
+    text = packing.text()
+    references = [{"n": n, "chunk_id": e["chunk"]["chunk_id"], "document": e["chunk"]["document"],
+                   "section_path": e["chunk"]["section_path"] or []}
+                  for n, e in enumerate(packing.chunks.values(), start=1)]
+    tokens = count_tokens(text)
+    material = "\n".join([c["summary"] for c in packing.communities]
+                         + [excerpt(e["sentences"]) for e in packing.chunks.values()])
+    return {"mode": "hybrid", "question": question, "tokens": tokens, "total_tokens": tokens + spent,
+            "prompt": text, "references": references, "material": material, "keywords": keywords,
+            "communities": [{"id": c["id"], "level": c["level"], "title": c["title"]} for c in packing.communities],
+            "note": triplet_graph_gaps(graph)}
