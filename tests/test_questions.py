@@ -174,6 +174,8 @@ def test_tripartite_reads_the_question_like_an_object_and_selects_against_the_st
     tight = as_json(["search", "tripartite", QUESTION, "--max-tokens", "120"], sample)
     filled = as_json(["search", "tripartite", QUESTION, "--max-tokens", "1500"], sample)
     assert tight["tokens"] <= 120 < result["tokens"] <= filled["tokens"] <= 1500 and tight["dropped"] > 0
+    dry = ok(["search", "tripartite", QUESTION, "--dry-run"], sample)
+    assert f"would spend {result['total_tokens']:,} prompt tokens" in dry and "nothing was sent" in dry
     unknown = as_json(["search", "tripartite", "What does the weather look like on Mars tomorrow?"], sample)
     assert unknown["references"] == [] and "concerns none of the loaded concepts" in unknown["note"]
 

@@ -71,7 +71,7 @@ def question_prompt(graph: Graph, question: str, mode: str, embedder, runner=Non
     tripartite (alpha and beta apply where no selection was stored)."""
     budget = {"max_tokens": max_tokens} if max_tokens else {}  # else each mode's own default
     if mode == "tripartite":
-        return tripartite_question_prompt(graph, question, analyzer, alpha, beta, max_tokens, selection)
+        return tripartite_question_prompt(graph, question, analyzer, alpha, beta, max_tokens, selection, dry_run)
     if mode == "rag":
         return question_rag_prompt(graph, embedder, question, max_tokens, RAG_TOP_K)
     if mode == "hybrid":

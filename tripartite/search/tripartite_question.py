@@ -117,14 +117,20 @@ def fit(rows: list[dict], layout, max_tokens: int | None, spare: list | None = N
 
 
 def tripartite_question_prompt(graph: Graph, question: str, analyzer, alpha: float, beta: float,
-                               max_tokens: int | None = None, selection: str = "floor") -> dict:
+                               max_tokens: int | None = None, selection: str = "floor", dry_run: bool = False) -> dict:
     """The Tripartite prompt for a question, in search's shape: {mode, question, tokens,
-    total_tokens, prompt, references, concepts, material, note}."""
+    total_tokens, prompt, references, concepts, material, note}. A dry run with an LLM whose
+    reading of the question is not cached estimates: that reading's prompt, and the budget."""
     if selection not in SELECTIONS:
         raise TripartiteError(f"selection {selection!r} is unknown; use one of {', '.join(SELECTIONS)}")
     if not analyzer.concepts:
         raise TripartiteError("no ontology is loaded, so a question has no concepts to be read by; load one with "
                               "`tripartite ontology load PLUGIN`")
+    reading = analyzer.read_cost(question_id(question), question, "question")
+    if dry_run and reading:
+        return {"mode": "tripartite", "question": question, "tokens": max_tokens or 0,
+                "total_tokens": reading + (max_tokens or 0), "estimate": True, "prompt": "", "references": [],
+                "concepts": [], "material": "", "note": ""}
     extracts, spent = analyzer.read_text(question_id(question), question, "question")
     alpha, beta = thresholds(graph, alpha, beta)
     rows, spare = question_rows(graph, extracts, analyzer.embedder.embed(list(extracts.values())), alpha, beta,
