@@ -10,6 +10,7 @@ Where it comes from, in order:
 """
 from __future__ import annotations
 
+import json
 import logging
 import os
 import signal
@@ -186,6 +187,27 @@ def kill_when(command: list[str], env: dict[str, str], ready: Callable[[], bool]
         time.sleep(0.05)
     process.send_signal(signal.SIGKILL)
     process.wait()
+
+
+def invoke(args: list[str], env: dict[str, str]):
+    """The CLI run in-process with CliRunner."""
+    from click.testing import CliRunner
+
+    from tripartite.cli import cli
+
+    return CliRunner().invoke(cli, args, env=env)
+
+
+def ok(args: list[str], env: dict[str, str]) -> str:
+    """The CLI's output, which must have succeeded."""
+    result = invoke(args, env)
+    assert result.exit_code == 0, (args, result.output)
+    return result.output
+
+
+def as_json(args: list[str], env: dict[str, str]) -> dict:
+    """The command's `--format json` output, parsed."""
+    return json.loads(ok([*args, "--format", "json"], env))
 
 
 def load_sample(env: dict[str, str], *then: list[str]) -> dict[str, str]:

@@ -5,11 +5,9 @@ import re
 
 import pytest
 import yaml
-from click.testing import CliRunner
 
-from conftest import cli_env, load_sample
+from conftest import as_json, cli_env, invoke, load_sample, ok
 from fake_openai import FakeOpenAI
-from tripartite.cli import cli
 from tripartite.evaluation.questions import Question, load_questions, recall, top_sections
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.llm.providers import ConceptInfo
@@ -22,20 +20,6 @@ from tripartite.search.hybrid import excerpt, excerpt_of, keyword_share, keyword
 from tripartite.search.keywords import offline_keywords
 
 QUESTION = "Which drugs are usually chosen to keep clots from forming in an irregular heartbeat?"
-
-
-def invoke(args, env):
-    return CliRunner().invoke(cli, args, env=env)
-
-
-def ok(args, env) -> str:
-    result = invoke(args, env)
-    assert result.exit_code == 0, (args, result.output)
-    return result.output
-
-
-def as_json(args, env) -> dict:
-    return json.loads(ok([*args, "--format", "json"], env))
 
 
 # ---- units: phrases, relations, keywords, the question file, recall ---------------------------------

@@ -8,11 +8,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner
 
-from conftest import cli_env
+from conftest import as_json, cli_env, invoke, ok
 from fake_openai import FakeOpenAI
-from tripartite.cli import cli
 from tripartite.infra.llm.providers import ConceptInfo
 from tripartite.infra.llm.tasks import InvalidAnswer
 from tripartite.infra.paths import samples_dir
@@ -23,20 +21,6 @@ from tripartite.search.layout import SearchPrompt
 
 REPO = Path(__file__).resolve().parents[1]
 DBGPT = REPO.parent / "shared" / "corpus" / "dbgpt" / "graphrag-test.md"
-
-
-def invoke(args, env):
-    return CliRunner().invoke(cli, args, env=env)
-
-
-def ok(args, env) -> str:
-    result = invoke(args, env)
-    assert result.exit_code == 0, (args, result.output)
-    return result.output
-
-
-def as_json(args, env) -> dict:
-    return json.loads(ok([*args, "--format", "json"], env))
 
 
 def citations_have_references(result: dict) -> None:

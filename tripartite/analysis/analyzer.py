@@ -207,19 +207,23 @@ class Analyzer:
         return {"errors": errors, "stopped": self.runner.stopped, **self.record(started),
                 "others": self.analysed_by_others()}
 
-    def read_cost(self, item_id: str, text: str, kind: str) -> int:
-        """The prompt tokens read_text would spend (0 offline or when its answers are cached)."""
+    def _reading(self, item_id: str, text: str, kind: str) -> tuple[list[ExtractionTask], int]:
+        """The tasks that read a text like an object, over every loaded concept, and the prompt
+        tokens they cost (0 offline or when their answers are cached)."""
         tasks = self._tasks("object", item_id, text, sorted(self.concepts), kind=kind, object_id=item_id)
-        return sum(count_tokens(t.prompt) for t in tasks
-                   if not self.runner.provider.offline and not self.runner.is_cached(t))
+        return tasks, sum(count_tokens(t.prompt) for t in tasks
+                          if not self.runner.provider.offline and not self.runner.is_cached(t))
+
+    def read_cost(self, item_id: str, text: str, kind: str) -> int:
+        """The prompt tokens read_text would spend."""
+        return self._reading(item_id, text, kind)[1]
 
     def read_text(self, item_id: str, text: str, kind: str) -> tuple[dict[str, str], int]:
         """Read a text like an object, over every loaded concept, without storing anything:
         (concept id -> extract, for the concepts it concerns; prompt tokens the calls cost,
         0 when answered from the cache or offline). Answers are cached like every call, so a
         question asked again costs nothing."""
-        spent = self.read_cost(item_id, text, kind)
-        tasks = self._tasks("object", item_id, text, sorted(self.concepts), kind=kind, object_id=item_id)
+        tasks, spent = self._reading(item_id, text, kind)
         extracts: dict[str, str] = {}
         for task in tasks:
             extracts.update((cid, extract) for cid, extract in self.runner.ask(task).items() if extract)

@@ -41,9 +41,9 @@ def rag_prompt_command(app: App, object_id: str, top_k: int | None, min_score: f
 
 
 def reference_lines(references: list[dict]) -> list[str]:
-    from tripartite.selection.prompt import reference_trail
+    from tripartite.selection.prompt import reference_line
 
-    return [f"[{ref['n']}] {reference_trail(ref)} (chunk {ref['chunk_id']})" for ref in references]
+    return [reference_line(ref["n"], ref) for ref in references]
 
 
 def _search_text(result: dict) -> list[str]:
@@ -130,6 +130,9 @@ def question_search(app: App, mode: str, question: str, max_tokens: int | None, 
     from tripartite.infra.embeddings import MiniLMEmbedder, make_embedder
     from tripartite.search.modes import question_prompt
 
+    if dry_run and mode != "tripartite":
+        raise click.UsageError(f"--dry-run is for modes that call an LLM before the answer (tripartite, local, "
+                               f"global); {mode} calls none")
     embedder = make_embedder(app.settings)
     if mode == "tripartite":  # the question is read like an object: the analysis's provider and prompts
         from tripartite.analysis import Analyzer
@@ -150,9 +153,6 @@ def question_search(app: App, mode: str, question: str, max_tokens: int | None, 
 
         def run(runner):
             return question_prompt(app.graph, question, mode, embedder, runner, max_tokens=max_tokens)
-    if dry_run and mode != "tripartite":
-        raise click.UsageError(f"--dry-run is for modes that call an LLM before the answer (tripartite, local, "
-                               f"global); {mode} calls none")
     return _search(app, run, question, dry_run, answer, offline, concurrency, offline_provider)
 
 

@@ -139,8 +139,9 @@ def ask_mode_option(command):
 
 def looks_like_a_question(text: str) -> bool:
     """Words with spaces, a question mark, or Chinese or Japanese text: not an object id."""
-    return any(ch.isspace() for ch in text.strip()) or text.rstrip().endswith(("?", "？")) or any(
-        "\u3400" <= ch <= "\u9fff" or "\u3040" <= ch <= "\u30ff" for ch in text)
+    from tripartite.kg.phrases import CJK
+
+    return any(ch.isspace() for ch in text.strip()) or text.rstrip().endswith(("?", "？")) or bool(CJK.search(text))
 
 
 @click.command("ask")
@@ -207,13 +208,13 @@ def _ask_question(app: App, question: str, mode: str, flags: dict) -> None:
 
 
 def _print_answer(text: str, references: list[dict]) -> None:
-    from tripartite.selection.prompt import reference_trail
+    from tripartite.selection.prompt import reference_line
 
     click.echo(text.strip())
     if references:
         click.echo("\nReferences:")
         for ref in references:
-            click.echo(f"[{ref['n']}] {reference_trail(ref)} (chunk {ref['chunk_id']})")
+            click.echo(reference_line(ref["n"], ref))
 
 
 COMMANDS = [select_command, prompt_command, ask_command]

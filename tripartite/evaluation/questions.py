@@ -88,13 +88,9 @@ def recall(question: Question, material: str, cited: list[str]) -> float:
 def top_sections(references: list[dict]) -> set[tuple[str, str]]:
     """The documents' top-level sections the references come from: (document, first heading
     below the document's title)."""
-    found = set()
-    for ref in references:
-        path = list(ref.get("section_path") or [])
-        if path and path[0] == ref.get("document"):
-            path = path[1:]
-        found.add((ref.get("document") or "", path[0] if path else ""))
-    return found
+    from tripartite.selection.prompt import top_section
+
+    return {top_section(ref) for ref in references}
 
 
 @dataclass

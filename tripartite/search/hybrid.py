@@ -27,11 +27,12 @@ import numpy as np
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.infra.tokens import count_tokens
+from tripartite.kg.phrases import CJK
 from tripartite.lexical.sentences import sentences_of
 from tripartite.search.constants import HYBRID_TOKENS
 from tripartite.search.gaps import triplet_graph_gaps
 from tripartite.search.keywords import question_keywords
-from tripartite.selection.prompt import reference_trail
+from tripartite.selection.prompt import reference_line, top_section
 
 INTRO = ("Answer the question from the numbered passages below (sentences quoted from the reference documents, "
          "an ellipsis where a passage skips) and the community summaries; cite the passages you use by their "
@@ -54,7 +55,7 @@ MIN_SENTENCE_CHARS = 12
 def _pattern(keyword: str) -> re.Pattern:
     """A keyword as it may appear: whole words in Latin script (a plural or -ing ending
     allowed), anywhere in Chinese."""
-    if re.search(r"[\u3400-\u9fff\u3040-\u30ff]", keyword):
+    if CJK.search(keyword):
         return re.compile(re.escape(keyword))
     stem = re.escape(keyword.lower().rstrip("s") if len(keyword) > 4 else keyword.lower())
     return re.compile(rf"(?i)\b{stem}(?:s|es|ed|ing)?\b")
@@ -141,8 +142,7 @@ class Packing:
             for n, entry in enumerate(self.chunks.values(), start=1):
                 parts.append(f"[{n}] {excerpt(entry['sentences'])}")
             parts += ["", "References:"]
-            parts += [f"[{n}] {reference_trail(e['chunk'])} (chunk {e['chunk']['chunk_id']})"
-                      for n, e in enumerate(self.chunks.values(), start=1)]
+            parts += [reference_line(n, e["chunk"]) for n, e in enumerate(self.chunks.values(), start=1)]
         return "\n".join(parts).rstrip() + "\n"
 
     def tokens(self) -> int:
@@ -161,7 +161,7 @@ class Packing:
             return self._checked(used + cost, lambda: self.communities.pop())
         chunk, sentences = item["chunk"], item["sentences"]
         n = len(self.chunks) + 1
-        reference = count_tokens(f"[{n}] {reference_trail(chunk)} (chunk {chunk['chunk_id']})") + 1
+        reference = count_tokens(reference_line(n, chunk)) + 1
         best = max(range(len(sentences)), key=lambda i: item["sentence_scores"][i]) if sentences else 0
         short = {i: sentences[i] for i in (best, best + 1) if i < len(sentences)}
         whole = {i: x for i, x in enumerate(sentences)}
@@ -191,11 +191,7 @@ def _section(item: dict) -> tuple:
     """The top-level section a candidate comes from (a community: its own)."""
     if item["kind"] == "community":
         return ("community", item["community"]["id"])
-    chunk = item["chunk"]
-    path = list(chunk["section_path"] or [])
-    if path and path[0] == chunk["document"]:
-        path = path[1:]
-    return (chunk["document"], path[0] if path else "")
+    return top_section(item["chunk"])
 
 
 def excerpt(sentences: dict[int, str]) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tripartite.infra.tokens import count_tokens
-from tripartite.selection.prompt import reference_trail
+from tripartite.selection.prompt import reference_line
 
 
 @dataclass
@@ -83,7 +83,7 @@ class SearchPrompt:
 
     @staticmethod
     def _reference(n: int, chunk: dict) -> str:
-        return f"[{n}] {reference_trail(chunk)} (chunk {chunk['chunk_id']})"
+        return reference_line(n, chunk)
 
     def references(self) -> list[dict]:
         return [{"n": n, "chunk_id": c["chunk_id"], "document": c["document"], "section_path": c["section_path"] or []}

@@ -74,9 +74,10 @@ def drop_order(rows: list[dict]) -> list[tuple[str, str]]:
     return [(cid, chunk) for _, _, cid, chunk in sorted(items, key=lambda x: (x[0], x[1], x[3], x[2]))]
 
 
-def fill(rows: list[dict], spare: list[tuple[str, dict]], layout, max_tokens: int) -> tuple[dict, list[dict]]:
+def fill(rows: list[dict], spare: list[tuple[str, dict]], layout, max_tokens: int,
+         best: dict) -> tuple[dict, list[dict]]:
     """Add spare candidates, each concept's next best in turn, while the prompt stays within
-    the budget (a binary search over how many)."""
+    the budget (a binary search over how many); `best` is the rows' own prompt, which fits."""
     def grown(n: int) -> list[dict]:
         extra: dict[str, list[dict]] = {}
         for cid, extract in spare[:n]:
@@ -84,7 +85,6 @@ def fill(rows: list[dict], spare: list[tuple[str, dict]], layout, max_tokens: in
         return [{**row, "evidence": row["evidence"] + extra.get(row["concept_id"], [])} for row in rows]
 
     low, high = 0, len(spare)
-    best = layout(_kept(rows, set()))
     while low < high:
         middle = (low + high + 1) // 2
         built = layout(_kept(grown(middle), set()))
@@ -102,7 +102,7 @@ def fit(rows: list[dict], layout, max_tokens: int | None, spare: list | None = N
         return layout(_kept(rows, set())), 0
     whole = layout(_kept(rows, set()))
     if whole["tokens"] <= max_tokens:
-        return (fill(rows, spare, layout, max_tokens)[0] if spare else whole), 0
+        return (fill(rows, spare, layout, max_tokens, whole)[0] if spare else whole), 0
     order = drop_order(rows)
     low, high = 0, len(order)  # the answer lies in [low, high]
     best = None
@@ -126,8 +126,8 @@ def tripartite_question_prompt(graph: Graph, question: str, analyzer, alpha: flo
     if not analyzer.concepts:
         raise TripartiteError("no ontology is loaded, so a question has no concepts to be read by; load one with "
                               "`tripartite ontology load PLUGIN`")
-    reading = analyzer.read_cost(question_id(question), question, "question")
-    if dry_run and reading:
+    reading = analyzer.read_cost(question_id(question), question, "question") if dry_run else 0
+    if reading:
         return {"mode": "tripartite", "question": question, "tokens": max_tokens or 0,
                 "total_tokens": reading + (max_tokens or 0), "estimate": True, "prompt": "", "references": [],
                 "concepts": [], "material": "", "note": ""}

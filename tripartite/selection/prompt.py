@@ -150,7 +150,7 @@ def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float |
         lines.append("")
     if references:
         lines.append("References:")
-        lines += [f"[{ref['n']}] {reference_trail(ref)} (chunk {ref['chunk_id']})" for ref in references]
+        lines += [reference_line(ref["n"], ref) for ref in references]
     prompt = "\n".join(lines).rstrip() + "\n"
     concepts = [{"concept_id": row["concept_id"], "name": row["name"], "summary": row["summary"],
                  "evidence": [{"chunk_id": e["chunk_id"], "document": e["document"],
@@ -171,12 +171,27 @@ def add_percentiles(graph: Graph, built: dict) -> None:
             extract["p"] = found.get((concept["concept_id"], extract["w"]))
 
 
+def path_below_title(ref: dict) -> list[str]:
+    """A reference's section path without the document's title (its top heading often repeats it)."""
+    path = list(ref.get("section_path") or [])
+    return path[1:] if path and path[0] == ref.get("document") else path
+
+
 def reference_trail(ref: dict) -> str:
-    """Document > Section > ..., the document's title once (its top heading often repeats it)."""
-    path = list(ref["section_path"] or [])
-    if path and path[0] == ref["document"]:
-        path = path[1:]
-    return " > ".join([ref["document"] or "", *path])
+    """Document > Section > ..., the document's title once."""
+    return " > ".join([ref["document"] or "", *path_below_title(ref)])
+
+
+def reference_line(n: int, ref: dict) -> str:
+    """A numbered reference as every prompt lists it: [n] Document > Section (chunk id)."""
+    return f"[{n}] {reference_trail(ref)} (chunk {ref['chunk_id']})"
+
+
+def top_section(ref: dict) -> tuple[str, str]:
+    """The document's top-level section a reference comes from: (document, first heading below
+    the title)."""
+    path = path_below_title(ref)
+    return (ref.get("document") or "", path[0] if path else "")
 
 
 def _grouped(rows: list[dict]) -> list[list[dict]]:
