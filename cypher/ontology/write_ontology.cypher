@@ -3,7 +3,7 @@
 // was derived from them (extract edges, Evidence). Runs in one transaction.
 // Parameters: $ontology {id, name, version, description, source, checksum, question},
 // $classes [{id, key, name, description}], $concepts [{id, key, name, class_id, synonyms,
-// description, broader: [concept ids]}]
+// related, source, description, broader: [concept ids]}]
 
 MERGE (o:Ontology {id: $ontology.id})
 SET o.version = $ontology.version, o.description = $ontology.description,
@@ -28,7 +28,8 @@ MERGE (k)-[:IN_ONTOLOGY]->(o);
 
 UNWIND $concepts AS row
 MERGE (c:Concept {id: row.id})
-SET c.key = row.key, c.name = row.name, c.synonyms = row.synonyms, c.description = row.description,
+SET c.key = row.key, c.name = row.name, c.synonyms = row.synonyms, c.related = row.related,
+    c.source = row.source, c.description = row.description,
     c.ontology = $ontology.id, c.class_id = row.class_id
 WITH c, row
 MATCH (k:ConceptClass {id: row.class_id})

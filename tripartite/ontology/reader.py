@@ -11,6 +11,9 @@ File format (the shape of ../shared/corpus/ontology.yaml):
         concepts:
           - {id: hypertension, name: Hypertension, synonyms: [...], description: ..., broader: [...]}
 
+A concept may also give `related:` (looser synonyms, kept apart from the exact `synonyms`) and
+`source:` (its id in the ontology it was imported from); `ontology import` writes both.
+
 Concepts may also be listed at the top level under `concepts:`, each with `class: <class id>`.
 Every problem is an OntologyError naming the file and the fix; nothing is written for an
 ontology that fails validation.
@@ -28,8 +31,8 @@ import yaml
 from tripartite.infra.errors import TripartiteError
 
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
-CONCEPT_KEYS = {"id", "name", "synonyms", "description", "broader", "class"}
-CLASS_KEYS = {"id", "name", "description", "concepts"}
+CONCEPT_KEYS = {"id", "name", "synonyms", "related", "description", "broader", "class", "source"}
+CLASS_KEYS = {"id", "name", "description", "concepts", "source"}
 TOP_KEYS = {"name", "version", "description", "classes", "concepts"}
 
 
@@ -45,6 +48,8 @@ class ConceptSpec:
     synonyms: tuple[str, ...] = ()
     description: str = ""
     broader: tuple[str, ...] = ()
+    related: tuple[str, ...] = ()   # related (looser) synonyms, kept apart from the exact ones
+    source: str = ""                # the term's id in the ontology it was imported from
 
 
 @dataclass(frozen=True)
@@ -219,6 +224,8 @@ def parse_ontology(path: Path) -> Ontology:
             synonyms=_string_list(concept.get("synonyms"), path, f"concept {key!r} synonyms"),
             description=text_value(concept.get("description"), path, f"concept {key!r} description"),
             broader=_string_list(concept.get("broader"), path, f"concept {key!r} broader"),
+            related=_string_list(concept.get("related"), path, f"concept {key!r} related"),
+            source=text_value(concept.get("source"), path, f"concept {key!r} source"),
         ))
     for concept in concepts:
         for parent in concept.broader:

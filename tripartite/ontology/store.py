@@ -16,7 +16,8 @@ def load_ontology(graph: Graph, ontology: Ontology, question: str = "", force: b
                for c in ontology.classes]
     concepts = [{"id": ontology.concept_id(c.key), "key": c.key, "name": c.name,
                  "class_id": ontology.class_id(c.class_key), "synonyms": list(c.synonyms),
-                 "description": c.description, "broader": [ontology.concept_id(b) for b in c.broader]}
+                 "description": c.description, "broader": [ontology.concept_id(b) for b in c.broader],
+                 "related": list(c.related), "source": c.source}
                 for c in ontology.concepts]
     meta = {"id": ontology.name, "version": ontology.version, "description": ontology.description,
             "source": ontology.source, "checksum": ontology.checksum, "question": question}
@@ -28,3 +29,16 @@ def load_ontology(graph: Graph, ontology: Ontology, question: str = "", force: b
 
 def list_ontologies(graph: Graph) -> list[dict]:
     return graph.run("ontology/list_ontologies")
+
+
+def remove_ontology(graph: Graph, name: str) -> dict | None:
+    """Remove a loaded ontology and what was derived from it, in one transaction; what it
+    removed, or None when it was not loaded."""
+    def work(tx) -> dict | None:
+        footprint = tx.run("ontology/ontology_footprint", ontology_id=name)
+        if not footprint:
+            return None
+        tx.run("ontology/remove_ontology", ontology_id=name)
+        tx.run("selection/inputs_changed", what="ontology removed")
+        return footprint[0]
+    return graph.write_transaction(work)

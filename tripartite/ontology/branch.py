@@ -1,0 +1,229 @@
+"""Taking one branch of a published ontology as concept classes and concepts.
+
+Under the root, the terms `class_level` steps down become concept classes (the root's
+children by default) and their descendants, down to `depth` steps below the root, become
+concepts; is_a links between concepts become BROADER edges. Terms that sit directly at the
+class level with nothing below them are gathered in a class named after the root. Obsolete
+terms are skipped; cycles, missing parents, nameless terms and duplicate names are reported,
+one line each, and repaired the way the line says.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from collections import deque
+from dataclasses import dataclass, field
+
+from tripartite.ontology.reader import OntologyError
+from tripartite.ontology.sources import Term
+
+OBO_PURL = "http://purl.obolibrary.org/obo/"
+NOT_ID = re.compile(r"[^A-Za-z0-9_.\-]+")
+
+
+@dataclass
+class Branch:
+    root: Term
+    classes: list[dict] = field(default_factory=list)   # {id, name, description, source, concepts: [...]}
+    problems: list[str] = field(default_factory=list)
+    obsolete: int = 0
+
+    @property
+    def concept_count(self) -> int:
+        return sum(len(c["concepts"]) for c in self.classes)
+
+
+def local_key(term_id: str) -> str:
+    """An id the YAML format accepts: DOID:1234 -> DOID_1234, an IRI -> its last segment."""
+    tail = term_id.rstrip("/#")
+    if "://" in tail:
+        tail = re.split(r"[/#]", tail)[-1]
+    key = NOT_ID.sub("_", tail.replace(":", "_")).strip("_.-")
+    return key or "term"
+
+
+def find_root(terms: dict[str, Term], root: str, source: str) -> Term:
+    """The root by id, IRI, OBO CURIE or PURL, local name, or (when unique) name."""
+    wanted = root.strip()
+    if wanted in terms:
+        return terms[wanted]
+    curie = wanted.removeprefix(OBO_PURL).replace("_", ":", 1) if wanted.startswith(OBO_PURL) else wanted
+    purl = OBO_PURL + wanted.replace(":", "_", 1) if ":" in wanted and "://" not in wanted else None
+    for candidate in (curie, purl):
+        if candidate and candidate in terms:
+            return terms[candidate]
+    by_key = [t for t in terms.values() if local_key(t.id) == local_key(wanted)]
+    by_name = [t for t in terms.values() if t.name.casefold() == wanted.casefold()]
+    for found in (by_key, by_name):
+        if len(found) == 1:
+            return found[0]
+    labels = {f"{t.id} ({t.name})" if t.name else t.id: t for t in terms.values()}
+    near = difflib.get_close_matches(wanted, list(labels), n=3, cutoff=0.5) or \
+        [label for label in labels if wanted.casefold() in label.casefold()][:3]
+    hint = f"; close: {', '.join(near)}" if near else "; give a term id as the file writes it"
+    raise OntologyError(f"{source}: no term {wanted!r} to use as --root{hint}")
+
+
+def _children(terms: dict[str, Term], problems: list[str]) -> tuple[dict[str, list[str]], list[tuple[str, str, str]]]:
+    """parent id -> child ids over live terms, and the links that point nowhere as
+    (term, parent, why); those are reported later only for terms under the root, since
+    published subsets (slims) name many parents they leave out."""
+    children: dict[str, list[str]] = {}
+    dangling: list[tuple[str, str, str]] = []
+    for term in terms.values():
+        if term.obsolete:
+            continue
+        for parent in dict.fromkeys(term.parents):
+            if parent == term.id:
+                problems.append(f"{term.id} ({term.name}) is_a itself; that link is dropped")
+            elif parent not in terms or terms[parent].obsolete:
+                dangling.append((term.id, parent, "obsolete" if parent in terms else "not in the file"))
+            else:
+                children.setdefault(parent, []).append(term.id)
+    return children, dangling
+
+
+def _reach(root: str, children: dict[str, list[str]], terms: dict[str, Term],
+           problems: list[str]) -> dict[str, list[str]]:
+    """The acyclic is_a links under the root, child -> parents: a link that closes a cycle is
+    reported and dropped (depth-first, so each cycle costs one link)."""
+    kept: dict[str, list[str]] = {root: []}
+    state = {root: 1}  # 1: on the current path, 2: finished
+    stack = [(root, iter(children.get(root, ())))]
+    path = [root]
+    while stack:
+        node, pending = stack[-1]
+        child = next(pending, None)
+        if child is None:
+            state[node] = 2
+            stack.pop()
+            path.pop()
+            continue
+        if state.get(child) == 1:
+            loop = path[path.index(child):] + [child]
+            names = " -> ".join(f"{t} ({terms[t].name})" if terms[t].name else t for t in loop)
+            problems.append(f"cycle {names}; the link {child} is_a {node} is dropped")
+            continue
+        kept.setdefault(child, []).append(node)
+        if child not in state:
+            state[child] = 1
+            path.append(child)
+            stack.append((child, iter(children.get(child, ()))))
+    return kept
+
+
+def take_branch(terms: dict[str, Term], root_id: str, source: str, class_level: int = 1,
+                depth: int | None = None) -> Branch:
+    if class_level < 1:
+        raise OntologyError("--class-level must be 1 (the root's children) or more")
+    if depth is not None and depth <= class_level:
+        raise OntologyError(f"--depth {depth} leaves no concepts under classes {class_level} level(s) down; "
+                            f"give a depth above {class_level}")
+    root = find_root(terms, root_id, source)
+    if root.obsolete:
+        raise OntologyError(f"{source}: {root.id} ({root.name}) is obsolete; choose a live term as --root")
+    branch = Branch(root, obsolete=sum(1 for t in terms.values() if t.obsolete))
+    children, dangling = _children(terms, branch.problems)
+    parents = _reach(root.id, children, terms, branch.problems)
+    if len(parents) == 1:
+        raise OntologyError(f"{source}: {root.id} ({root.name}) has no descendants; choose a term higher up as --root")
+    for term_id, parent, state in dangling:
+        if term_id in parents:
+            branch.problems.append(f"{term_id} ({terms[term_id].name}) is_a {parent}, which is {state}; "
+                                   f"that link is dropped")
+    level = _levels(root.id, parents)
+    if depth is not None:
+        level = {t: d for t, d in level.items() if d <= depth}
+    _assign(branch, terms, parents, level, class_level)
+    _dedupe_names(branch)
+    return branch
+
+
+def _levels(root: str, parents: dict[str, list[str]]) -> dict[str, int]:
+    """Each term's shortest distance below the root."""
+    below: dict[str, list[str]] = {}
+    for child, ups in parents.items():
+        for up in ups:
+            below.setdefault(up, []).append(child)
+    level = {root: 0}
+    queue = deque([root])
+    while queue:
+        node = queue.popleft()
+        for child in below.get(node, ()):
+            if child not in level:
+                level[child] = level[node] + 1
+                queue.append(child)
+    return level
+
+
+def _assign(branch: Branch, terms: dict[str, Term], parents: dict[str, list[str]], level: dict[str, int],
+            class_level: int) -> None:
+    """Classes at class_level, concepts below them, each in the class of its first ancestor
+    at that level (alphabetically by name, so a re-import lands it in the same place)."""
+    class_ids = sorted((t for t, d in level.items() if d == class_level), key=lambda t: (terms[t].name, t))
+    order = sorted((t for t, d in level.items() if d > class_level), key=lambda t: (level[t], terms[t].name, t))
+    class_of: dict[str, str] = {c: c for c in class_ids}
+    for term_id in order:  # parents come first: their level is smaller
+        ups = sorted((class_of[p] for p in parents[term_id] if p in class_of), key=lambda c: (terms[c].name, c))
+        if ups:
+            class_of[term_id] = ups[0]
+    members: dict[str, list[str]] = {c: [] for c in class_ids}
+    for term_id in order:
+        if term_id in class_of:
+            members[class_of[term_id]].append(term_id)
+    concept_ids = {t for t in order if t in class_of}
+    leaves = [c for c in class_ids if not members[c]]
+    keys: dict[str, str] = {}
+
+    def key_of(term_id: str) -> str:
+        if term_id not in keys:
+            key, n = local_key(term_id), 1
+            while key in keys.values():
+                n += 1
+                key = f"{local_key(term_id)}_{n}"
+            keys[term_id] = key
+        return keys[term_id]
+
+    def concept(term_id: str) -> dict:
+        term = terms[term_id]
+        name = term.name or _nameless(branch, term)
+        exact = [s for s in dict.fromkeys(term.exact) if s.casefold() != name.casefold()]
+        related = [s for s in dict.fromkeys(term.related) if s.casefold() not in {name.casefold(), *map(str.casefold, exact)}]
+        broader = [key_of(p) for p in parents[term_id] if p in concept_ids]
+        fields = {"id": key_of(term_id), "name": name, "synonyms": exact, "related": related,
+                  "description": term.definition, "broader": broader, "source": term.id}
+        return {k: v for k, v in fields.items() if v or k in ("id", "name")}  # no empty fields to wade through
+
+    for class_id in class_ids:
+        if members[class_id]:
+            term = terms[class_id]
+            branch.classes.append(_klass(key_of(class_id), term.name or _nameless(branch, term), term,
+                                         [concept(t) for t in members[class_id]]))
+    if leaves:  # children of the class level with nothing below: concepts of the root's own class
+        root = branch.root
+        branch.classes.append(_klass(key_of(root.id), root.name or _nameless(branch, root), root,
+                                     [concept(t) for t in leaves]))
+
+
+def _klass(key: str, name: str, term: Term, concepts: list[dict]) -> dict:
+    fields = {"id": key, "name": name, "description": term.definition, "source": term.id, "concepts": concepts}
+    return {k: v for k, v in fields.items() if v or k != "description"}
+
+
+def _nameless(branch: Branch, term: Term) -> str:
+    branch.problems.append(f"{term.id} has no name; its id is used as the name")
+    return local_key(term.id)
+
+
+def _dedupe_names(branch: Branch) -> None:
+    """Two concepts with one name would read as one to the LLM: the later ones get their id."""
+    seen: dict[str, str] = {}
+    for klass in branch.classes:
+        for concept in klass["concepts"]:
+            folded = concept["name"].casefold()
+            if folded in seen:
+                branch.problems.append(f"duplicate name {concept['name']!r}: {seen[folded]} and {concept['source']}; "
+                                       f"the second is named {concept['name']} ({concept['source']})")
+                concept["name"] = f"{concept['name']} ({concept['source']})"
+            else:
+                seen[folded] = concept["source"]
