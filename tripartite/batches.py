@@ -55,7 +55,8 @@ def _open_stage(stage: str, settings: Settings, graph: Graph, params: dict) -> I
             def write() -> dict:
                 cached = analyzer.runner.is_cached
                 ready = Plan([t for t in plan.chunk_tasks if not t.concepts or cached(t)],
-                             [t for t in plan.object_tasks if cached(t)], plan.skipped)
+                             [t for t in plan.object_tasks if not t.concepts or cached(t)], plan.skipped,
+                             plan.skipped_objects)
                 return analyzer.run(ready)
             yield StageWork(analyzer.runner, tasks, write)
     elif stage == "kg-extract":

@@ -2,12 +2,15 @@
 
 For every chunk, one call covers all the concepts it may concern: a pre-filter keeps the
 concepts whose name or synonym appears in the chunk or whose description is close to the
-chunk in embedding space; the others are recorded as analysed without a call. Every object
-gets one call covering all concepts. Results are written in batches as they arrive, and
+chunk in embedding space, at most CONCEPTS_PER_CALL of them (named ones first, then the
+closest), so a chunk's prompt stays bounded however large the ontology; the others are
+recorded as analysed without a call. Every object gets one call covering all concepts, or,
+with more than MAX_OBJECT_CONCEPTS loaded, the same pre-filter with that bound. Results are written in batches as they arrive, and
 every answer is cached the moment it arrives, so a killed run resumes without paying twice.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 import uuid
@@ -28,6 +31,7 @@ from tripartite.infra.tokens import count_tokens
 
 PREFILTER_SIMILARITY = 0.3
 CONCEPTS_PER_CALL = 40
+MAX_OBJECT_CONCEPTS = 3 * CONCEPTS_PER_CALL  # an object is read in at most three calls
 WRITE_EVERY = 32
 
 
@@ -36,6 +40,7 @@ class Plan:
     chunk_tasks: list[ExtractionTask] = field(default_factory=list)
     object_tasks: list[ExtractionTask] = field(default_factory=list)
     skipped: dict[str, list[str]] = field(default_factory=dict)  # chunk id -> concepts filtered out
+    skipped_objects: dict[str, list[str]] = field(default_factory=dict)  # object id -> concepts filtered out
     pairs_total: int = 0       # (concept, chunk) pairs to look at: the naive scheme's call count
     pairs_candidate: int = 0   # pairs that survive the pre-filter
 
@@ -63,7 +68,13 @@ class Analyzer:
             self._concepts = {r["id"]: ConceptInfo(r["id"], r["name"], tuple(r["synonyms"]), r["description"])
                               for r in rows}
             self.ontology_of = {r["id"]: r["ontology"] for r in rows}
+            for r in rows:  # glosses embedded by an earlier run with this model, for this very text
+                if r["gloss_embedding"] and r["gloss_key"] == self._gloss_key(self._concepts[r["id"]]):
+                    self._gloss[r["id"]] = np.asarray(r["gloss_embedding"], dtype=np.float32)
         return self._concepts
+
+    def _gloss_key(self, concept: ConceptInfo) -> str:
+        return f"{self.embedder.name}:{hashlib.sha256(concept.gloss.encode('utf-8')).hexdigest()[:16]}"
 
     def _template(self, ontology: str, stage: str) -> str:
         default = DEFAULT_CHUNK_PROMPT if stage == "chunk" else DEFAULT_OBJECT_PROMPT
@@ -71,9 +82,13 @@ class Analyzer:
 
     def _gloss_vectors(self, ids: list[str]) -> np.ndarray:
         missing = [i for i in ids if i not in self._gloss]
-        if missing:
-            for cid, vector in zip(missing, self.embedder.embed([self.concepts[i].gloss for i in missing])):
+        if missing:  # embedded once and kept on the concept: thousands of concepts cost seconds each run otherwise
+            vectors = self.embedder.embed([self.concepts[i].gloss for i in missing])
+            for cid, vector in zip(missing, vectors):
                 self._gloss[cid] = vector
+            self.graph.run("analysis/write_gloss_embeddings",
+                           rows=[{"id": cid, "embedding": vector.tolist(), "key": self._gloss_key(self.concepts[cid])}
+                                 for cid, vector in zip(missing, vectors)])
         return np.stack([self._gloss[i] for i in ids])
 
     def _tasks(self, stage: str, item_id: str, text: str, concept_ids: list[str], **fields: str) -> list[ExtractionTask]:
@@ -115,18 +130,26 @@ class Analyzer:
             elif plan.skipped[row["id"]]:
                 plan.chunk_tasks.append(ExtractionTask("chunk", row["id"], "", row["text"], ()))
         for row in self.graph.run("analysis/objects_to_analyse", concept_ids=ids, **scope):
-            plan.object_tasks += self._tasks("object", row["id"], row["text"], row["missing"],
-                                             kind=row["kind"] or "object", object_id=row["id"])
+            missing = row["missing"]
+            candidates = (self._candidates({**row, "embedding": None}, missing, MAX_OBJECT_CONCEPTS)
+                          if self.prefilter and len(ids) > MAX_OBJECT_CONCEPTS else missing)
+            plan.skipped_objects[row["id"]] = [c for c in missing if c not in set(candidates)]
+            fields = {"kind": row["kind"] or "object", "object_id": row["id"]}
+            plan.object_tasks += (self._tasks("object", row["id"], row["text"], candidates, **fields) if candidates
+                                  else [ExtractionTask("object", row["id"], "", row["text"], ())])
         return plan
 
-    def _candidates(self, row: dict, missing: list[str]) -> list[str]:
+    def _candidates(self, row: dict, missing: list[str], limit: int = CONCEPTS_PER_CALL) -> list[str]:
+        """The concepts the text names, then those whose gloss is close to it, at most `limit`."""
         text = row["text"]
         vector = np.asarray(row["embedding"] or [], dtype=np.float32)
         if vector.shape != (self.embedder.dimensions,):  # not embedded, or by another model (OpenAI)
             vector = self.embedder.embed([text])[0]
         similarity = self._gloss_vectors(missing) @ vector
-        return [cid for cid, sim in zip(missing, similarity)
-                if sim >= PREFILTER_SIMILARITY or synonym_pattern(self.concepts[cid]).search(text)]
+        ranked = sorted(((not synonym_pattern(self.concepts[cid]).search(text), -float(sim), cid)
+                         for cid, sim in zip(missing, similarity)))
+        kept = {cid for unnamed, minus_sim, cid in ranked[:limit] if not unnamed or -minus_sim >= PREFILTER_SIMILARITY}
+        return [cid for cid in missing if cid in kept]
 
     def execute(self, plan: Plan, on_done: Callable[[int], None] = lambda n: None) -> list[str]:
         """Run the plan; return the errors of tasks that failed (they stay pending, and the
@@ -163,13 +186,15 @@ class Analyzer:
                 self.graph.run("analysis/write_chunk_extracts", **params)
             pending[stage] = []
 
-        empty = [t for t in plan.chunk_tasks if not t.concepts]
+        empty = [t for t in plan.chunk_tasks + plan.object_tasks if not t.concepts]
         real = [t for t in plan.chunk_tasks + plan.object_tasks if t.concepts]
+        skipped = {"chunk": plan.skipped, "object": plan.skipped_objects}
         for task in empty:  # every candidate was filtered out: recorded without a call
-            pending["chunk"].append({"item_id": task.item_id, "analysed": plan.skipped.get(task.item_id, []),
-                                     "extracts": [], "prompt_version": SCHEMA_VERSION, "by": None})
+            pending[task.stage].append({"item_id": task.item_id, "analysed": skipped[task.stage].get(task.item_id, []),
+                                        "extracts": [], "prompt_version": SCHEMA_VERSION, "by": None})
             on_done(1)
         flush("chunk")
+        flush("object")
         skipped_written: set[str] = set()
         for outcome in self.runner.run(real):
             task = outcome.task
@@ -181,9 +206,9 @@ class Analyzer:
                 failures.append({"item_id": task.item_id, "stage": task.stage, "error": outcome.error[:300]})
                 continue
             analysed = [c.id for c in task.concepts]
-            if task.stage == "chunk" and task.item_id not in skipped_written:
-                analysed += plan.skipped.get(task.item_id, [])
-                skipped_written.add(task.item_id)
+            if (task.stage, task.item_id) not in skipped_written:
+                analysed += skipped[task.stage].get(task.item_id, [])
+                skipped_written.add((task.stage, task.item_id))
             extracts = [{"concept_id": cid, "summary": text} for cid, text in outcome.result.items() if text]
             pending[task.stage].append({"item_id": task.item_id, "analysed": analysed, "extracts": extracts,
                                         "prompt_version": version_of(task), "by": self.current})
@@ -210,7 +235,10 @@ class Analyzer:
     def _reading(self, item_id: str, text: str, kind: str) -> tuple[list[ExtractionTask], int]:
         """The tasks that read a text like an object, over every loaded concept, and the prompt
         tokens they cost (0 offline or when their answers are cached)."""
-        tasks = self._tasks("object", item_id, text, sorted(self.concepts), kind=kind, object_id=item_id)
+        ids = sorted(self.concepts)
+        if self.prefilter and len(ids) > MAX_OBJECT_CONCEPTS:
+            ids = self._candidates({"text": text, "embedding": None}, ids, MAX_OBJECT_CONCEPTS)
+        tasks = self._tasks("object", item_id, text, ids, kind=kind, object_id=item_id) if ids else []
         return tasks, sum(count_tokens(t.prompt) for t in tasks
                           if not self.runner.provider.offline and not self.runner.is_cached(t))
 

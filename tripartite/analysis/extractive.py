@@ -5,6 +5,7 @@ embedding space. It needs no network and no key, and it is deterministic.
 """
 from __future__ import annotations
 
+import functools
 import re
 from typing import Sequence
 
@@ -15,6 +16,7 @@ from tripartite.infra.llm.providers import ConceptInfo, Usage
 from tripartite.lexical.sentences import sentences_of
 
 
+@functools.lru_cache(maxsize=65536)  # an imported ontology brings thousands; compiling each per chunk dominated
 def synonym_pattern(concept: ConceptInfo) -> re.Pattern:
     """Whole-word matches of the name and synonyms; short all-caps ones (AF, MI) match case."""
     loose, exact = [], []
