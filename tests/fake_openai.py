@@ -89,7 +89,23 @@ def answer_map(prompt: str) -> str:
     return json.dumps({"points": points})
 
 
+def answer_draft(prompt: str) -> str:
+    """`ontology draft`'s proposals: the words of seven letters or more that two excerpts share,
+    as concepts of one class, each with the excerpts it appears in."""
+    excerpts = re.findall(r"^\[(\d+)\] \(.*?\)\n(.*?)(?=^\[\d+\] \(|\Z)", prompt, flags=re.MULTILINE | re.DOTALL)
+    where: dict[str, list[int]] = {}
+    for number, text in excerpts:
+        for word in dict.fromkeys(re.findall(r"[a-z]{7,}", text.lower())):
+            where.setdefault(word, []).append(int(number))
+    shared = [(word, numbers) for word, numbers in where.items() if len(numbers) >= 2][:8]
+    concepts = [{"name": word, "synonyms": [word.upper()[:3]], "description": f"What the excerpts call {word}.",
+                 "chunks": numbers} for word, numbers in shared]
+    return json.dumps({"classes": [{"name": "Shared terms", "concepts": concepts}]})
+
+
 def answer(prompt: str) -> str:
+    if prompt.startswith("You help a domain expert build an ontology"):
+        return answer_draft(prompt)
     if prompt.startswith("List the keywords"):
         return answer_keywords(prompt)
     if prompt.startswith("Answer the question from the community reports"):

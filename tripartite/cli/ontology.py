@@ -129,4 +129,86 @@ def ontology_remove(app: App, name: str) -> dict:
     return removed
 
 
+def _draft_lines(s: dict) -> list[str]:
+    lines = [f"drafted {s['name']} ({s['how']}): {s['classes']} classes, {s['concepts']} concepts from "
+             f"{s['chunks']} chunks -> {s['folder']}"]
+    if s.get("seed_unseen"):
+        lines.append(f"left out {s['seed_unseen']} seed concepts the documents never name")
+    if s.get("prompt_tokens"):
+        lines.append(f"{s['prompt_tokens']} prompt tokens spent")
+    lines.append(f"curate {s['folder']}/ontology.yaml (each concept says where it was seen), "
+                 f"then `tripartite ontology load {s['folder']}`")
+    return lines
+
+
+@ontology_group.command("draft")
+@click.option("--name", required=True, help="The new ontology's name.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
+              help="Where the plugin folder NAME/ is written.")
+@click.option("--concepts", "max_concepts", type=click.IntRange(min=2, max=500), default=40, show_default=True,
+              help="At most this many concepts (new ones, with --seed).")
+@click.option("--classes", "max_classes", type=click.IntRange(min=1, max=50), default=None,
+              help="Offline: this many classes (default: about the square root of the concepts).")
+@click.option("--seed", type=click.Path(path_type=Path), default=None,
+              help="Start from a published ontology's branch (OBO, OWL, SKOS, CSV; with --root).")
+@click.option("--root", default=None, help="With --seed: the term whose branch to start from.")
+@click.option("--sample", "sample_size", type=click.IntRange(min=1), default=36, show_default=True,
+              help="With an LLM: how many chunks it reads (spread over the documents).")
+@click.option("--offline", is_flag=True, help="Key phrases and embeddings even when an LLM is configured.")
+@click.option("--force", is_flag=True, help="Replace an existing folder NAME/ under --out.")
+@output(_draft_lines)
+@pass_app
+def ontology_draft(app: App, name: str, out: Path, max_concepts: int, max_classes: int | None, seed: Path | None,
+                   root: str | None, sample_size: int, offline: bool, force: bool) -> dict:
+    """Propose concept classes and concepts with synonyms from the ingested documents, to curate.
+
+    Offline (no LLM configured, or --offline): key phrases by frequency and spread over the
+    documents, synonyms and classes by embedding similarity. With an LLM: proposals from sampled
+    chunks. With --seed FILE --root ID: the seed branch's concepts that the documents name, plus
+    new ones in the closest seed class. Each concept says where it was seen."""
+    from tripartite.infra.embeddings import make_embedder
+    from tripartite.ontology.plugin_folder import ontology_file, plugin_manifest, write_plugin_folder
+    from tripartite.ontology.reader import ID, OntologyError
+
+    if not ID.match(name):
+        raise OntologyError(f"--name {name!r} is not a valid ontology name; use letters, digits, '_', '-' or '.'")
+    if (seed is None) != (root is None):
+        raise click.UsageError("--seed and --root go together: the file and the term whose branch to start from")
+    chunks = app.graph.run("ontology/draft_chunks")
+    if not chunks:
+        raise TripartiteError("no documents ingested; run `tripartite ingest PATH` first, then draft from them")
+    embedder = make_embedder(app.settings)
+    summary = {"name": name, "chunks": len(chunks), "prompt_tokens": 0, "seed_unseen": 0}
+    if seed is not None:
+        from tripartite.ontology.branch import take_branch
+        from tripartite.ontology.draft import seeded_classes
+        from tripartite.ontology.sources import read_terms
+
+        branch = take_branch(read_terms(seed), root, str(seed))
+        classes, summary["seed_unseen"] = seeded_classes(chunks, embedder.embed, branch.classes, max_concepts)
+        how = f"seeded from {seed.name} under {branch.root.id}"
+    elif offline or not app.settings.llm.configured:
+        from tripartite.ontology.draft import offline_classes
+
+        classes, how = offline_classes(chunks, embedder.embed, max_concepts, max_classes), "offline key phrases"
+    else:
+        from tripartite.infra.llm import open_runner
+        from tripartite.ontology.draft_llm import llm_classes
+
+        with open_runner(app.settings) as runner:
+            classes, summary["prompt_tokens"] = llm_classes(chunks, runner, name, max_concepts, sample_size)
+            how = f"{runner.provider.name}/{runner.provider.model} on {min(sample_size, len(chunks))} sampled chunks"
+    if not classes:
+        raise TripartiteError(f"found nothing to propose in {len(chunks)} chunks; ingest more text or lower --concepts")
+    description = f"Drafted from {len(chunks)} chunks ({how}); curate before use."
+    header = (f"Drafted by `tripartite ontology draft` ({how}).\nEvery concept's `seen:` says where the documents "
+              f"use it; the loader ignores it.\nCurate: name the classes, merge or drop concepts, add synonyms; "
+              f"then `tripartite ontology load <this folder>`.")
+    folder = write_plugin_folder(out, name, {"plugin.yaml": plugin_manifest(name, description),
+                                             "ontology.yaml": ontology_file(header, name, description, classes)},
+                                 force=force)
+    return {**summary, "how": how, "folder": str(folder), "classes": len(classes),
+            "concepts": sum(len(k["concepts"]) for k in classes)}
+
+
 COMMANDS = [ontology_group]

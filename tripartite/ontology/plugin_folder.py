@@ -14,11 +14,11 @@ from tripartite.ontology.reader import OntologyError
 
 
 class _Dumper(yaml.SafeDumper):
-    """Block mappings, but lists of plain strings on one line: synonyms read like the
+    """Block mappings, but short lists of plain strings on one line: synonyms read like the
     hand-written plugins."""
 
     def represent_list(self, data):
-        flow = all(isinstance(item, str) for item in data)
+        flow = all(isinstance(item, str) for item in data) and sum(len(item) + 2 for item in data) <= 80
         return self.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
 
 

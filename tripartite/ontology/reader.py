@@ -13,6 +13,7 @@ File format (the shape of ../shared/corpus/ontology.yaml):
 
 A concept may also give `related:` (looser synonyms, kept apart from the exact `synonyms`) and
 `source:` (its id in the ontology it was imported from); `ontology import` writes both.
+`seen:` (where `ontology draft` found it) is for the curator and not loaded.
 
 Concepts may also be listed at the top level under `concepts:`, each with `class: <class id>`.
 Every problem is an OntologyError naming the file and the fix; nothing is written for an
@@ -31,7 +32,7 @@ import yaml
 from tripartite.infra.errors import TripartiteError
 
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
-CONCEPT_KEYS = {"id", "name", "synonyms", "related", "description", "broader", "class", "source"}
+CONCEPT_KEYS = {"id", "name", "synonyms", "related", "description", "broader", "class", "source", "seen"}
 CLASS_KEYS = {"id", "name", "description", "concepts", "source"}
 TOP_KEYS = {"name", "version", "description", "classes", "concepts"}
 

@@ -15,10 +15,12 @@ RELATED_SCOPES = {"RELATED", "BROAD", "NARROW"}
 
 def read_obo(path: Path) -> dict[str, Term]:
     try:
-        document = fastobo.load(str(path))
+        text = path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError:
         raise OntologyError(f"{path}: not UTF-8 text; save it as UTF-8") from None
-    except (SyntaxError, ValueError) as exc:
+    try:
+        document = fastobo.loads(text)
+    except (SyntaxError, ValueError, OSError) as exc:
         raise OntologyError(f"{path}: not a valid OBO file ({clean(exc)[:160]}); fix the file") from None
     terms: dict[str, Term] = {}
     for frame in document:

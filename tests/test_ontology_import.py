@@ -1,0 +1,255 @@
+"""Importing published ontologies (OBO, OWL, SKOS, CSV), removing one, drafting one from the
+documents: the readers and the branch without a database, loading and removing in a real Neo4j."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import invoke, ok
+from fake_openai import FakeOpenAI
+from tripartite.ontology.branch import take_branch
+from tripartite.ontology.plugins import resolve
+from tripartite.ontology.reader import OntologyError, parse_ontology
+from tripartite.ontology.sources import read_terms
+
+FIXTURES = Path(__file__).parent / "fixtures" / "ontologies"
+PUBLISHED = FIXTURES / "published" / "doid-rad-slim.obo"
+
+
+def imported(tmp_path: Path, file: str, root: str, *extra: str, name: str = "machines") -> tuple[dict, dict]:
+    """The JSON summary of an import and the ontology.yaml it wrote, which must also load."""
+    summary = as_json_text(["ontology", "import", str(FIXTURES / file), "--root", root, "--name", name,
+                            "--out", str(tmp_path), *extra])
+    folder = Path(summary["folder"])
+    parsed, plugin = resolve(str(folder))  # what `ontology load` would read: it must validate
+    assert plugin.name == name and parsed.name == name
+    return summary, yaml.safe_load((folder / "ontology.yaml").read_text(encoding="utf-8"))
+
+
+def as_json_text(args: list[str], env: dict | None = None) -> dict:
+    """A command's --json output; without env there is no database (an import needs none)."""
+    return json.loads(ok([*args, "--json"], env or {}))
+
+
+def concepts_of(data: dict) -> dict[str, dict]:
+    return {c["name"]: {**c, "class": k["name"]} for k in data["classes"] for c in k["concepts"]}
+
+
+# ---- the four formats ----------------------------------------------------------------------------
+def test_obo_branch_keeps_synonyms_apart_and_reports_each_problem_once(tmp_path):
+    summary, data = imported(tmp_path, "machines.obo", "MF:0000001")
+    concepts = concepts_of(data)
+    overload = concepts["motor overload"]
+    assert overload["class"] == "drive fault" and overload["synonyms"] == ["overcurrent", "Überstrom"]
+    assert overload["related"] == ["thermal trip"] and overload["source"] == "MF:0000011"
+    assert concepts["stall"]["broader"] == ["MF_0000011"] and concepts["stall"]["related"] == ["locked rotor"]
+    assert concepts["電源故障"]["synonyms"] == ["power supply failure"]  # non-ASCII names survive
+    assert "obsolete bearing fault" not in concepts and summary["obsolete_skipped"] == 1
+    assert concepts["spare parts"]["class"] == "machine fault"  # a leaf at class level: the root's class
+    problems = summary["problems"]
+    assert len(problems) == 3
+    assert sum("cycle" in p for p in problems) == 1 and sum("MF:0000999" in p for p in problems) == 1
+    assert sum("duplicate name" in p for p in problems) == 1
+    assert {"Encoder Error", "encoder error (MF:0000021)"} <= set(concepts)
+
+
+def test_owl_reads_labels_in_the_language_asked_and_ignores_restrictions(tmp_path):
+    summary, data = imported(tmp_path, "machines.owl", "http://example.org/machines#MachineFault")
+    concepts = concepts_of(data)
+    assert data["classes"][0]["name"] == "drive fault"
+    assert concepts["motor overload"]["synonyms"] == ["Überstrom"]
+    assert concepts["motor overload"]["related"] == ["thermal trip"]
+    assert concepts["motor overload"]["description"] == "The motor draws more current than rated."
+    assert concepts["phase loss"]["broader"] == ["MotorOverload"] and "old fault" not in concepts
+    assert len(summary["problems"]) == 2 and any("NotDefinedHere" in p for p in summary["problems"])
+    german = as_json_text(["ontology", "import", str(FIXTURES / "machines.owl"), "--root", "MachineFault",
+                           "--name", "de", "--language", "de", "--out", str(tmp_path)])
+    assert "Antriebsfehler" in Path(german["folder"], "ontology.yaml").read_text(encoding="utf-8")
+
+
+def test_skos_uses_broader_and_narrower_and_pref_alt_hidden_labels(tmp_path):
+    summary, data = imported(tmp_path, "machines.ttl", "http://example.org/thesaurus/faults")
+    concepts = concepts_of(data)
+    assert concepts["emergency stop"]["class"] == "safety faults"  # reached by skos:narrower only
+    assert concepts["bus timeout"]["synonyms"] == ["watchdog timeout"]  # the German altLabel is left out
+    assert concepts["bus timeout"]["related"] == ["time out"]
+    assert "retired alarm" not in concepts and summary["obsolete_skipped"] == 1
+    assert len(summary["problems"]) == 2
+
+
+def test_csv_with_several_parents_obsolete_rows_and_a_cycle(tmp_path):
+    summary, data = imported(tmp_path, "machines.csv", "F0")
+    concepts = concepts_of(data)
+    assert concepts["air leak"]["synonyms"] == ["pressure drop", "hissing"]
+    assert concepts["air leak"]["related"] == ["compressed air"]
+    assert concepts["valve stuck"]["synonyms"] == ["Ventil klemmt"] and "old leak code" not in concepts
+    assert any("F9" in p for p in summary["problems"]) and any("cycle" in p for p in summary["problems"])
+
+
+def test_a_published_ontology_file_imports(tmp_path):
+    summary, data = imported(tmp_path, "published/doid-rad-slim.obo", "DOID:0050161", name="respiratory")
+    assert summary["concepts"] >= 2 and summary["terms_read"] == 81
+    for concept in concepts_of(data).values():
+        assert concept["source"].startswith("DOID:")
+
+
+def test_depth_and_class_level_choose_the_slice(tmp_path):
+    terms = read_terms(FIXTURES / "machines.obo")
+    shallow = take_branch(terms, "MF:0000001", "machines.obo", depth=2)
+    assert "stall" not in {c["name"] for k in shallow.classes for c in k["concepts"]}
+    lower = take_branch(terms, "MF:0000001", "machines.obo", class_level=2)
+    # level-2 terms with children are classes; the childless ones gather in the root's class
+    assert {k["name"] for k in lower.classes} == {"motor overload", "signal loss", "machine fault"}
+
+
+def test_an_acronym_the_text_defines_becomes_a_synonym(tmp_path):
+    from tripartite.infra.config import load_settings
+    from tripartite.infra.embeddings import make_embedder
+    from tripartite.ontology.draft import offline_classes
+
+    texts = ["A programmable logic controller (PLC) runs the machine program.",
+             "When the PLC stops, the programmable logic controller shows a fault on the panel.",
+             "Check the PLC cabinet for a tripped servo drive.",
+             "The servo drive reports overcurrent to the PLC."]
+    chunks = [{"id": f"c{i}", "text": t, "document": f"doc{i % 2}", "section": "Faults"} for i, t in enumerate(texts)]
+    embed = make_embedder(load_settings(env={"TRIPARTITE_CONFIG": ""}, cwd=tmp_path)).embed
+    concepts = concepts_of({"classes": offline_classes(chunks, embed, 5)})
+    controller = concepts["programmable logic controller"]
+    assert controller["synonyms"] == ["PLC"] and "doc0 > Faults" in controller["seen"]
+
+
+# ---- bad input: one line, nothing written ------------------------------------------------------
+@pytest.mark.parametrize("file, root, message", [
+    ("missing.obo", "X:1", "file not found"),
+    ("latin1.obo", "X:1", "not UTF-8"),
+    ("broken.owl", "X", "not valid RDF"),
+    ("machines.obo", "MF:424242", "no term 'MF:424242'"),
+    ("machines.obo", "MF:0000040", "has no descendants"),
+    ("machines.obo", "MF:0000030", "is obsolete"),
+])
+def test_bad_input_is_one_line_and_writes_nothing(tmp_path, file, root, message):
+    source = tmp_path / "in"
+    source.mkdir()
+    (source / "latin1.obo").write_bytes(b"format-version: 1.2\n\n[Term]\nid: X:1\nname: caf\xe9\n")
+    (source / "broken.owl").write_text("<rdf:RDF this is not xml")
+    path = FIXTURES / file if (FIXTURES / file).exists() else source / file
+    out = tmp_path / "out"
+    result = invoke(["ontology", "import", str(path), "--root", root, "--name", "x", "--out", str(out)], {})
+    assert result.exit_code == 1 and message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and not out.exists()
+
+
+def test_an_existing_folder_is_kept_unless_forced(tmp_path):
+    args = ["ontology", "import", str(FIXTURES / "machines.csv"), "--root", "F0", "--name", "m", "--out", str(tmp_path)]
+    ok(args, {})
+    curated = tmp_path / "m" / "ontology.yaml"
+    curated.write_text(curated.read_text(encoding="utf-8") + "# my curation\n", encoding="utf-8")
+    refused = invoke(args, {})
+    assert refused.exit_code == 1 and "--force" in refused.stderr and "# my curation" in curated.read_text()
+    ok([*args, "--force"], {})
+    assert "# my curation" not in curated.read_text() and not list(tmp_path.glob(".m.*"))
+
+
+def test_imported_concepts_parse_with_exact_and_related_synonyms_apart(tmp_path):
+    summary, _ = imported(tmp_path, "machines.obo", "MF:0000001")
+    parsed = parse_ontology(Path(summary["folder"]) / "ontology.yaml")
+    overload = next(c for c in parsed.concepts if c.name == "motor overload")
+    assert overload.synonyms == ("overcurrent", "Überstrom") and overload.related == ("thermal trip",)
+    with pytest.raises(OntologyError):
+        take_branch(read_terms(FIXTURES / "machines.obo"), "MF:0000001", "x", depth=1)
+
+
+# ---- in Neo4j: load, remove, draft --------------------------------------------------------------
+@pytest.mark.neo4j
+def test_import_load_then_remove_twice(migrated_env, tmp_path, driver):
+    result = ok(["ontology", "import", str(FIXTURES / "machines.obo"), "--root", "MF:0000001", "--name", "machines",
+                 "--out", str(tmp_path), "--load"], migrated_env)
+    assert "loaded machines" in result
+    records, _, _ = driver.execute_query(
+        "MATCH (c:Concept {id: 'machines:MF_0000011'}) RETURN c.synonyms AS s, c.related AS r, c.source AS src")
+    assert records[0].data() == {"s": ["overcurrent", "Überstrom"], "r": ["thermal trip"], "src": "MF:0000011"}
+    removed = ok(["ontology", "remove", "machines"], migrated_env)
+    assert removed.startswith("removed machines: 3 classes, 8 concepts")
+    again = invoke(["ontology", "remove", "machines"], migrated_env)
+    assert again.exit_code == 1 and "not loaded" in again.stderr
+    records, _, _ = driver.execute_query("MATCH (n) WHERE n:Concept OR n:ConceptClass OR n:Ontology RETURN count(n) AS n")
+    assert records[0]["n"] == 0
+
+
+@pytest.mark.neo4j
+def test_removing_an_analysed_ontology_takes_what_was_derived_and_a_reload_rebuilds_it(loaded, driver):
+    ok(["analyze"], loaded)
+    ok(["select"], loaded)
+    before = ok(["prompt", "patient-a"], loaded)
+    removed = as_json_text(["ontology", "remove", "cardiology"], loaded)
+    assert removed["concepts"] == 27 and removed["chunk_extracts"] > 0 and removed["evidence"] > 0
+    records, _, _ = driver.execute_query("""
+        RETURN COUNT { ()-[:MENTIONED_IN]->() } + COUNT { ()-[:CONCERNS]->() } AS edges,
+               COUNT { (:Evidence) } + COUNT { (:ScoreDistribution) } + COUNT { (:ScoreBin) } AS selection,
+               COUNT { MATCH (t:Chunk) WHERE any(id IN t.analysed_concepts WHERE id STARTS WITH 'cardiology:') } AS lists""")
+    assert records[0].data() == {"edges": 0, "selection": 0, "lists": 0}
+    stale = invoke(["prompt", "patient-a"], loaded)
+    assert stale.exit_code == 1
+    ok(["ontology", "load", "cardiology"], loaded)
+    ok(["analyze"], loaded)
+    ok(["select"], loaded)
+    assert ok(["prompt", "patient-a"], loaded) == before
+
+
+@pytest.mark.neo4j
+def test_offline_draft_proposes_concepts_that_say_where_they_were_seen(loaded, tmp_path):
+    summary = as_json_text(["ontology", "draft", "--name", "drafted", "--out", str(tmp_path), "--concepts", "20"],
+                               loaded)
+    assert summary["how"] == "offline key phrases" and 2 <= summary["concepts"] <= 20
+    data = yaml.safe_load((tmp_path / "drafted" / "ontology.yaml").read_text(encoding="utf-8"))
+    concepts = concepts_of(data)
+    assert {"atrial fibrillation", "heart failure"} <= set(concepts)
+    for concept in concepts.values():
+        assert "chunk(s) in" in concept["seen"][0] and concept["seen"][1:]
+    assert ok(["ontology", "load", str(tmp_path / "drafted")], loaded).startswith("loaded drafted")
+
+
+@pytest.mark.neo4j
+def test_seeded_draft_keeps_the_seed_concepts_the_documents_name(loaded, tmp_path):
+    seed = tmp_path / "seed.csv"
+    seed.write_text("id,name,parent,synonyms\nC0,cardiovascular disease,,\nC1,arrhythmia,C0,\n"
+                    "C2,atrial fibrillation,C1,AF\nC3,ventricular tachycardia,C1,\nC4,vascular disease,C0,\n"
+                    "C5,hypertension,C4,high blood pressure\nC6,aortic dissection,C4,\n", encoding="utf-8")
+    summary = as_json_text(["ontology", "draft", "--name", "seeded", "--out", str(tmp_path), "--seed", str(seed),
+                                "--root", "C0", "--concepts", "5"], loaded)
+    assert summary["seed_unseen"] == 2  # ventricular tachycardia and aortic dissection are not in the sample
+    concepts = concepts_of(yaml.safe_load((tmp_path / "seeded" / "ontology.yaml").read_text(encoding="utf-8")))
+    assert concepts["atrial fibrillation"]["class"] == "arrhythmia"
+    assert "Atrial fibrillation" in " ".join(concepts["atrial fibrillation"]["seen"])
+    assert sum(c["seen"][0].startswith("not in the seed") for c in concepts.values()) <= 5
+
+
+@pytest.mark.neo4j
+def test_draft_with_an_llm_reads_a_sample_and_is_cached(loaded, tmp_path):
+    with FakeOpenAI() as server:
+        env = {**loaded, "OPENAI_BASE_URL": server.base_url, "TRIPARTITE_LLM_MODEL": "fake-chat"}
+        args = ["ontology", "draft", "--name", "llm", "--out", str(tmp_path), "--sample", "12", "--force"]
+        first = as_json_text(args, env)
+        calls = len(server.chat_requests())
+        assert calls == 2 and first["prompt_tokens"] > 0 and first["concepts"] > 0  # 12 chunks, 6 per call
+        second = as_json_text(args, env)
+        assert len(server.chat_requests()) == calls and second["prompt_tokens"] == 0
+    concepts = concepts_of(yaml.safe_load((tmp_path / "llm" / "ontology.yaml").read_text(encoding="utf-8")))
+    assert all(c["seen"][0].startswith("proposed from") for c in concepts.values())
+
+
+@pytest.mark.neo4j
+def test_a_large_ontology_keeps_each_chunk_prompt_bounded(loaded, tmp_path):
+    """600 concepts: the dry run counts calls and tokens, and no chunk is offered more than
+    one call's worth of concepts, nor an object more than three calls'."""
+    rows = ["id,name,parent,synonyms", "R,root,,", "K1,class one,R,", "K2,class two,R,"]
+    rows += [f"T{i},term {i} of heart,{'K1' if i % 2 else 'K2'}," for i in range(600)]
+    table = tmp_path / "large.csv"
+    table.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    ok(["ontology", "import", str(table), "--root", "R", "--name", "large", "--out", str(tmp_path), "--load"], loaded)
+    dry = as_json_text(["analyze", "--dry-run", "--ontology", "large"], loaded)
+    assert dry["pairs"]["naive_calls"] == 600 * 24 and dry["chunk"]["calls"] <= 24
+    assert dry["object"]["calls"] <= 3 * 3 and dry["chunk"]["prompt_tokens"] > 0

@@ -1,0 +1,280 @@
+"""`tripartite ontology draft`: concept classes and concepts proposed from the ingested
+documents, for a person to curate.
+
+Offline: noun phrases (kg/phrases.py) counted per chunk and document; a phrase scores by how
+often and how widely it occurs, multi-word phrases above single words, and one found in most
+chunks is too general to be a concept. The best phrases become concepts; a phrase whose
+embedding is very close to a concept's, or an acronym the text defines for it ("atrial
+fibrillation (AF)"), becomes its synonym. Concepts are grouped into classes by average-link
+clustering of their embeddings. With an LLM: it reads sampled chunks, a few per call, and
+proposes classes, concepts and synonyms; proposals are merged by name. With a seed branch
+(`--seed FILE --root ID`, read like `ontology import`), the seed's concepts that the documents
+name are kept, and new phrases join the closest seed class. Every concept states where it was
+seen (`seen:` document > section, and how often), which the loader ignores.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+import numpy as np
+
+from tripartite.kg.phrases import STOPWORDS, noun_phrases
+from tripartite.lexical.sentences import sentences_of
+
+SYNONYM_SIMILARITY = 0.85   # a phrase this close to a concept's name is another name for it
+SEED_MATCH_SIMILARITY = 0.8  # a phrase this close to a seed concept is that concept
+PLACE_SIMILARITY = 0.35      # a new concept joins the closest seed class at least this close
+TOO_COMMON = 0.5             # a phrase in more than this share of the chunks is too general
+MAX_PLACES = 5
+# Nouns every text uses that name no concept of a domain.
+GENERIC = frozenset("""people person patient patients day days week weeks month months year years time times thing
+things nothing something anything everything part parts way ways lot kind kinds number numbers case cases place
+places example examples fact point points level levels end start side sides area areas type types form forms use
+user users page pages step steps section sections note notes information detail details value values result
+results problem problems issue issues question questions answer answers reason reasons order amount""".split())
+ACRONYM = re.compile(r"\b((?:[A-Za-z][\w-]*\s+){0,5}[A-Za-z][\w-]*)\s*\(([A-Z][A-Za-z0-9]{1,7})\)")
+
+
+@dataclass
+class Candidate:
+    key: str
+    forms: Counter = field(default_factory=Counter)
+    chunks: set = field(default_factory=set)
+    documents: set = field(default_factory=set)
+    places: list = field(default_factory=list)   # "document > section", first seen first
+    sentence: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.forms.most_common(1)[0][0]
+
+    def score(self, total_chunks: int) -> float:
+        words = len(self.key.split())
+        return len(self.chunks) * (1 + math.log(len(self.documents))) * (1 + 0.5 * min(words - 1, 2))
+
+
+def _key(phrase: str) -> str:
+    """Lower case, the last word in its singular: 'Beta blockers' and 'beta blocker' are one."""
+    words = phrase.lower().split()
+    if len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith("ss"):
+        from tripartite.kg.phrases import _lexicon
+
+        lemmas = _lexicon().getLemma(words[-1], upos="NOUN")
+        if lemmas:
+            words[-1] = lemmas[0].lower()
+    return " ".join(words)
+
+
+def _surface(text: str) -> str:
+    """A phrase as a name: a sentence's capital dropped ('Beta blockers' -> 'beta blockers'),
+    acronyms and names with inner capitals (AF, PROFINET, CAN-FD, iOS) kept."""
+    first = text.split()[0]
+    if first[:1].isupper() and first[1:] == first[1:].lower():
+        return text[0].lower() + text[1:]
+    return text
+
+
+def _acceptable(phrase: str) -> bool:
+    from tripartite.kg.phrases import parts_of_speech
+
+    words = phrase.lower().split()
+    if len(phrase) < 3 or len(words) > 4 or any(ch.isdigit() for ch in phrase) \
+            or words[0] in STOPWORDS or words[-1] in STOPWORDS:
+        return False
+    if len(words) == 1:  # one word must be a noun (or a name or term the lexicon does not know)
+        tags = parts_of_speech(words[0])
+        return words[0] not in GENERIC and (not tags or "NOUN" in tags or "PROPN" in tags) \
+            and not ("ADJ" in tags and phrase.islower() and "NOUN" not in tags)
+    return not all(w in GENERIC for w in words)
+
+
+def place(chunk: dict) -> str:
+    return f"{chunk['document']} > {chunk['section']}" if chunk["section"] and chunk["section"] != chunk["document"] \
+        else chunk["document"]
+
+
+def gather(chunks: list[dict]) -> tuple[dict[str, Candidate], dict[str, str]]:
+    """Candidate phrases with their counts and places, and acronym -> long form as defined in the text."""
+    found: dict[str, Candidate] = {}
+    acronyms: dict[str, str] = {}
+    for chunk in chunks:
+        for paragraph in sentences_of(chunk["text"]):
+            for sentence in paragraph:
+                for long_form, short in ACRONYM.findall(sentence):
+                    words = long_form.split()[-len(short):]  # as many words as the acronym has letters
+                    if "".join(w[0] for w in words).lower() == short.lower():
+                        acronyms.setdefault(short, " ".join(words))
+                for phrase in noun_phrases(sentence):
+                    text = phrase.text.strip()
+                    if not _acceptable(text):
+                        continue
+                    candidate = found.setdefault(_key(text), Candidate(_key(text)))
+                    candidate.forms[_surface(text)] += 1
+                    if chunk["id"] not in candidate.chunks:
+                        candidate.chunks.add(chunk["id"])
+                        candidate.documents.add(chunk["document"])
+                        where = place(chunk)
+                        if where not in candidate.places:
+                            candidate.places.append(where)
+                        if not candidate.sentence:
+                            candidate.sentence = sentence.strip()[:240]
+    return found, acronyms
+
+
+def seen_line(candidate: Candidate) -> list[str]:
+    head = f"{len(candidate.chunks)} chunk(s) in {len(candidate.documents)} document(s)"
+    return [head, *candidate.places[:MAX_PLACES]]
+
+
+def ranked(found: dict[str, Candidate], total_chunks: int) -> list[Candidate]:
+    common = max(3, TOO_COMMON * total_chunks)
+    least = 2 if total_chunks >= 8 else 1
+    keep = [c for c in found.values() if least <= len(c.chunks) <= common]
+    return sorted(keep, key=lambda c: (-c.score(total_chunks), c.key))
+
+
+def _normalised(vectors: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.where(norms == 0, 1, norms)
+
+
+def merge_synonyms(candidates: list[Candidate], vectors: np.ndarray, acronyms: dict[str, str],
+                   limit: int) -> list[tuple[Candidate, list[Candidate], np.ndarray]]:
+    """Concepts (head phrase, synonym phrases, head vector) from the best phrases down."""
+    concepts: list[tuple[Candidate, list[Candidate], np.ndarray]] = []
+    by_key: dict[str, int] = {}
+    for candidate, vector in zip(candidates, vectors):
+        long_form = acronyms.get(candidate.name)
+        target = by_key.get(_key(long_form)) if long_form else None
+        if target is None and concepts:
+            similarity = np.stack([head_vector for _, _, head_vector in concepts]) @ vector
+            best = int(np.argmax(similarity))
+            target = best if similarity[best] >= SYNONYM_SIMILARITY else None
+        if target is not None:
+            concepts[target][1].append(candidate)
+        elif len(concepts) < limit:
+            by_key[candidate.key] = len(concepts)
+            concepts.append((candidate, [], vector))
+    return concepts
+
+
+def cluster(vectors: np.ndarray, groups: int) -> list[list[int]]:
+    """Average-link agglomerative clustering into `groups` clusters (n is at most a few hundred)."""
+    clusters = [[i] for i in range(len(vectors))]
+    similarity = vectors @ vectors.T
+    while len(clusters) > max(1, groups):
+        best, pair = -2.0, (0, 1)
+        for a in range(len(clusters)):
+            for b in range(a + 1, len(clusters)):
+                value = float(similarity[np.ix_(clusters[a], clusters[b])].mean())
+                if value > best:
+                    best, pair = value, (a, b)
+        a, b = pair
+        clusters[a] += clusters.pop(b)
+    return clusters
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")[:48] or "concept"
+
+
+def concept_entry(head: Candidate, synonyms: list[Candidate], used: set[str]) -> dict:
+    key, n = slug(head.name), 1
+    while key in used:
+        n += 1
+        key = f"{slug(head.name)}_{n}"
+    used.add(key)
+    places = list(dict.fromkeys(head.places + [p for s in synonyms for p in s.places]))
+    chunks = set(head.chunks).union(*(s.chunks for s in synonyms))
+    documents = set(head.documents).union(*(s.documents for s in synonyms))
+    entry = {"id": key, "name": head.name,
+             "synonyms": list(dict.fromkeys(s.name for s in synonyms if s.name.casefold() != head.name.casefold())),
+             "description": f"As the documents use it: \"{head.sentence}\"" if head.sentence else "",
+             "seen": [f"{len(chunks)} chunk(s) in {len(documents)} document(s)", *places[:MAX_PLACES]]}
+    return {k: v for k, v in entry.items() if v}
+
+
+def offline_classes(chunks: list[dict], embed, max_concepts: int, max_classes: int | None = None) -> list[dict]:
+    found, acronyms = gather(chunks)
+    candidates = ranked(found, len(chunks))[:max_concepts * 4]
+    if not candidates:
+        return []
+    vectors = _normalised(np.asarray(embed([c.name for c in candidates]), dtype=np.float32))
+    concepts = merge_synonyms(candidates, vectors, acronyms, max_concepts)
+    heads = np.stack([v for _, _, v in concepts])
+    groups = max_classes or max(1, min(12, round(math.sqrt(len(concepts)))))
+    used: set[str] = set()
+    classes = []
+    for members in sorted(cluster(heads, groups), key=lambda m: min(m)):
+        centre = heads[members].mean(axis=0)
+        order = sorted(members, key=lambda i: -float(heads[i] @ centre))
+        names = [concepts[i][0].name for i in order[:2]]
+        classes.append({"id": slug("_".join(names)), "name": " / ".join(names),
+                        "description": "Proposed by `ontology draft` from its members; name it.",
+                        "concepts": [concept_entry(concepts[i][0], concepts[i][1], used) for i in sorted(members)]})
+    return classes
+
+
+def seeded_classes(chunks: list[dict], embed, seed_classes: list[dict], max_new: int) -> tuple[list[dict], int]:
+    """The seed's concepts the documents name (by name or exact synonym, or a phrase very close
+    to one), with where they were seen; new phrases join the closest seed class. Returns the
+    classes and how many seed concepts the documents never name."""
+    from tripartite.analysis.extractive import synonym_pattern
+    from tripartite.infra.llm.providers import ConceptInfo
+
+    found, acronyms = gather(chunks)
+    seeds = [(k, c) for k in seed_classes for c in k["concepts"]]
+    seed_vectors = _normalised(np.asarray(embed([c["name"] for _, c in seeds]), dtype=np.float32))
+    hits: dict[int, Candidate] = {}
+    for i, (_, concept) in enumerate(seeds):
+        pattern = synonym_pattern(ConceptInfo(concept["id"], concept["name"], tuple(concept.get("synonyms", ())), ""))
+        for chunk in chunks:
+            if pattern.search(chunk["text"]):
+                hit = hits.setdefault(i, Candidate(concept["id"], Counter({concept["name"]: 1})))
+                hit.chunks.add(chunk["id"])
+                hit.documents.add(chunk["document"])
+                if place(chunk) not in hit.places:
+                    hit.places.append(place(chunk))
+    candidates = ranked(found, len(chunks))[:max_new * 4]
+    vectors = _normalised(np.asarray(embed([c.name for c in candidates]), dtype=np.float32)) if candidates else \
+        np.zeros((0, seed_vectors.shape[1]), dtype=np.float32)
+    new: dict[str, list[tuple[Candidate, list[Candidate], np.ndarray]]] = defaultdict(list)
+    fresh = []
+    for candidate, vector in zip(candidates, vectors):
+        similarity = seed_vectors @ vector
+        best = int(np.argmax(similarity))
+        if similarity[best] >= SEED_MATCH_SIMILARITY:
+            hit = hits.setdefault(best, Candidate(seeds[best][1]["id"], Counter({seeds[best][1]["name"]: 1})))
+            hit.chunks |= candidate.chunks
+            hit.documents |= candidate.documents
+            hit.places += [p for p in candidate.places if p not in hit.places]
+        else:
+            fresh.append((candidate, vector))
+    if fresh:
+        merged = merge_synonyms([c for c, _ in fresh], np.stack([v for _, v in fresh]), acronyms, max_new)
+        for head, synonyms, vector in merged:
+            similarity = seed_vectors @ vector
+            best = int(np.argmax(similarity))
+            new[seeds[best][0]["id"] if similarity[best] >= PLACE_SIMILARITY else ""].append((head, synonyms, vector))
+    used = {c["id"] for _, c in seeds}
+    classes = []
+    for klass in seed_classes:
+        members = []
+        for i, (owner, concept) in enumerate(seeds):
+            if owner is klass and i in hits:
+                members.append({**concept, "seen": seen_line(hits[i])})
+        members += [_new(concept_entry(h, s, used)) for h, s, _ in new.get(klass["id"], [])]
+        if members:
+            classes.append({**klass, "concepts": members})
+    if new.get(""):
+        classes.append({"id": "unplaced", "name": "Not close to any seed class",
+                        "description": "Phrases the documents use often that no seed class is close to.",
+                        "concepts": [_new(concept_entry(h, s, used)) for h, s, _ in new[""]]})
+    return classes, len(seeds) - len(hits)
+
+
+def _new(entry: dict) -> dict:
+    entry["seen"][0] = f"not in the seed; {entry['seen'][0]}"
+    return entry
