@@ -33,7 +33,11 @@ GENERIC = frozenset("""people person patient patients day days week weeks month 
 things nothing something anything everything part parts way ways lot kind kinds number numbers case cases place
 places example examples fact point points level levels end start side sides area areas type types form forms use
 user users page pages step steps section sections note notes information detail details value values result
-results problem problems issue issues question questions answer answers reason reasons order amount""".split())
+results problem problems issue issues question questions answer answers reason reasons order amount mode modes max
+min first last default source reference output input system tool tools device devices command commands configuration
+setting settings option options line lines file files version versions support list lists name names""".split())
+# Text that names nothing: links' targets, bare URLs, code blocks (their words are not prose).
+NOT_PROSE = re.compile(r"```.*?```|\]\([^)]*\)|https?://\S+|<[^>]+>", re.DOTALL)
 ACRONYM = re.compile(r"\b((?:[A-Za-z][\w-]*\s+){0,5}[A-Za-z][\w-]*)\s*\(([A-Z][A-Za-z0-9]{1,7})\)")
 
 
@@ -83,11 +87,17 @@ def _acceptable(phrase: str) -> bool:
     if len(phrase) < 3 or len(words) > 4 or any(ch.isdigit() for ch in phrase) \
             or words[0] in STOPWORDS or words[-1] in STOPWORDS:
         return False
-    if len(words) == 1:  # one word must be a noun (or a name or term the lexicon does not know)
+    if len(words) == 1:  # one word: an acronym, a term the lexicon does not know, or a noun and nothing else
         tags = parts_of_speech(words[0])
-        return words[0] not in GENERIC and (not tags or "NOUN" in tags or "PROPN" in tags) \
-            and not ("ADJ" in tags and phrase.islower() and "NOUN" not in tags)
+        if phrase.isupper() and len(phrase) >= 2:
+            return True
+        return words[0] not in GENERIC and (not tags or tags <= {"NOUN", "PROPN"})
     return not all(w in GENERIC for w in words)
+
+
+def prose(text: str) -> str:
+    """The text without code blocks, URLs and link targets ("[manual](http...)" -> "[manual]")."""
+    return NOT_PROSE.sub(lambda m: "]" if m.group().startswith("]") else " ", text)
 
 
 def place(chunk: dict) -> str:
@@ -100,7 +110,7 @@ def gather(chunks: list[dict]) -> tuple[dict[str, Candidate], dict[str, str]]:
     found: dict[str, Candidate] = {}
     acronyms: dict[str, str] = {}
     for chunk in chunks:
-        for paragraph in sentences_of(chunk["text"]):
+        for paragraph in sentences_of(prose(chunk["text"])):
             for sentence in paragraph:
                 for long_form, short in ACRONYM.findall(sentence):
                     words = long_form.split()[-len(short):]  # as many words as the acronym has letters
