@@ -229,3 +229,22 @@ def test_eval_checks_its_inputs_before_reset_empties_anything(neo4j_db, tmp_path
     for bad in (["--top-k", "0"], ["--sweep-alpha", "-0.1"], ["--max-per-concept", "0"]):
         refused = invoke(eval_args(tmp_path / "out", *bad), env)
         assert refused.exit_code == 2 and "out of range" in refused.output
+
+
+def test_eval_scores_an_object_that_concerns_no_concept_instead_of_stopping(neo4j_db, tmp_path):
+    """Found on unseen fault reports: one object naming none of the ontology's concepts stopped
+    the whole eval. Tripartite has no evidence for it, and is scored for that."""
+    objects = tmp_path / "objects"
+    objects.mkdir()
+    (objects / "patient-a.md").write_text((samples_dir() / "objects" / "patient-a.md").read_text(encoding="utf-8"))
+    (objects / "off-topic.md").write_text("# Off topic\n\nThe weather was sunny and warm all week.\n")
+    args = ["eval", str(samples_dir() / "guidelines"), "cardiology", str(objects), "--out", str(tmp_path / "out"),
+            "--top-k", "1", "--min-score", "none", "--sweep-alpha", "none", "--max-per-concept", "none",
+            "--search", "none", "--json"]
+    result = invoke(args, cli_env(neo4j_db, tmp_path))
+    assert result.exit_code == 0, result.output
+    report = json.load(open(json.loads(result.output)["files"]["json"], encoding="utf-8"))
+    rows = {(m["object_id"], m["method"]): m for m in report["objects"]}
+    off = rows[("off-topic", "Tripartite")]
+    assert off["chunks"] == 0 and off["judged"] == 0 and off["tokens"] > 0
+    assert rows[("patient-a", "Tripartite")]["chunks"] > 0

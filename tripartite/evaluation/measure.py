@@ -30,6 +30,7 @@ from tripartite.objects.store import object_text
 from tripartite.search.modes import object_prompt
 from tripartite.search.vector import rag_prompt, retrieve
 from tripartite.selection import tripartite_prompt
+from tripartite.selection.prompt import NoPrompt
 
 TRIPARTITE = "Tripartite"
 SAME_BUDGET = "RAG same budget"  # per object, as many top chunks as fit in the Tripartite prompt's tokens
@@ -159,8 +160,18 @@ def scorer_for(graph: Graph, embedder, object_id: str, judge: LexiconJudge, llm_
 
 
 def measure_tripartite(graph: Graph, scorer: Scorer, variant: Variant, question: str | None) -> Measurement:
-    built = tripartite_prompt(graph, scorer.object_id, question, variant.max_per_concept, variant.max_tokens,
-                              variant.selection, variant.tokens_per_concept, percentiles=False)
+    try:
+        built = tripartite_prompt(graph, scorer.object_id, question, variant.max_per_concept, variant.max_tokens,
+                                  variant.selection, variant.tokens_per_concept, percentiles=False)
+    except NoPrompt:
+        state = graph.one("objects/object_state", object_ids=[scorer.object_id])
+        if not state or not state["analysed"] or state["analysis_error"]:
+            raise
+        # The pre-analysis found none of the concepts in it: Tripartite offers no evidence, and
+        # is scored for that (the judge may still find concepts in the object's text).
+        found = object_text(graph, scorer.object_id)
+        bare = rag_prompt(scorer.object_id, found["text"], [], question_or_default(question, found["question"]))
+        return scorer.measure(variant.label, bare["tokens"], [], "")
     evidence = [e for c in built["concepts"] for e in c["evidence"]]
     return scorer.measure(variant.label, built["tokens"], [e["chunk_id"] for e in evidence],
                           "\n".join(e["text"] for e in evidence))
