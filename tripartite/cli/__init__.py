@@ -8,8 +8,8 @@ import traceback
 import click
 
 from tripartite import __version__
-from tripartite.cli import (analysis, batches, evaluation, kg, lexical, objects, ontology, search, selection, server,
-                            setup)
+from tripartite.cli import (analysis, batches, evaluation, kg, lexical, mcp, objects, ontology, search, selection,
+                            server, setup)
 from tripartite.cli.common import App
 from tripartite.infra.config import mask_userinfo
 from tripartite.infra.errors import ServerError, TripartiteError
@@ -72,7 +72,8 @@ def cli(ctx: click.Context, config_path: str | None, debug: bool) -> None:
     ctx.obj = App(ctx, config_path, debug)
 
 
-for module in (server, setup, lexical, ontology, objects, analysis, selection, search, kg, batches, evaluation):
+for module in (server, setup, lexical, ontology, objects, analysis, selection, search, kg, batches, evaluation,
+               mcp):
     for command in module.COMMANDS:
         cli.add_command(command)
 

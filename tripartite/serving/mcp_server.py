@@ -1,0 +1,156 @@
+"""`tripartite mcp`: the prompt builders as a Model Context Protocol server (the official SDK's
+MCPServer), over stdio or streamable HTTP. The tools are serving/tools.py's; this module gives
+each a description and typed parameters (the input schema a model reads), returns the prompt
+with its numbered references as structured content and as text, and turns every failure into
+a tool error of one line. Sync tools run in the SDK's worker threads, so calls are served
+concurrently; the Neo4j driver is shared and thread-safe, and objects are added one at a time.
+Over HTTP the server binds to 127.0.0.1 unless told otherwise, and then requires a bearer
+token from TRIPARTITE_MCP_TOKEN."""
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import logging
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from tripartite.infra.config import Settings
+from tripartite.infra.errors import TripartiteError
+from tripartite.serving.tools import KnowledgeTools
+
+TOKEN_VARIABLE = "TRIPARTITE_MCP_TOKEN"
+INSTRUCTIONS = """Prompts grounded in the documents of a Tripartite-GraphRAG knowledge graph (Neo4j): each
+prompt quotes source text with numbered references (document > section) you can cite.
+- search: a free-text question; mode hybrid (default) suits most questions, global whole-corpus ones.
+- object_prompt: the prompt for a stored object (a patient note, a fault report); list_objects gives ids.
+- trace_chunk: where a referenced chunk sits, with its full text.
+- list_ontologies: the concepts the graph is organised by."""
+
+Mode = Literal["tripartite", "rag", "local", "global"]
+SearchMode = Literal["tripartite", "rag", "hybrid", "local", "global"]
+Budget = Annotated[int | None, Field(ge=100, le=50_000, description="The prompt's token budget (cl100k_base); "
+                                                                   "default: the mode's own.")]
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def build_server(settings: Settings, allow_writes: bool = False, token: str | None = None):
+    """The MCPServer with its tools; with `token`, HTTP requests must carry it as a bearer token."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    import tripartite
+
+    tools = KnowledgeTools(settings, allow_writes=allow_writes)
+    auth: dict[str, Any] = {}
+    if token:
+        from mcp.server.auth.provider import AccessToken, TokenVerifier
+        from mcp.server.auth.settings import AuthSettings
+
+        class StaticToken(TokenVerifier):
+            async def verify_token(self, given: str) -> AccessToken | None:
+                if hmac.compare_digest(given.encode(), token.encode()):
+                    return AccessToken(token=given, client_id="bearer", scopes=[])
+                return None
+        auth = {"token_verifier": StaticToken(),
+                "auth": AuthSettings(issuer_url="http://localhost", resource_server_url=None)}
+    server = MCPServer(name="tripartite-graphrag", version=tripartite.__version__, title="Tripartite-GraphRAG",
+                       instructions=INSTRUCTIONS, **auth)
+
+    def call(work, *args, **kwargs) -> dict:
+        try:
+            return work(*args, **kwargs)
+        except TripartiteError as exc:
+            raise ToolError(str(exc).splitlines()[0]) from None
+        except Exception as exc:  # noqa: BLE001 - a client gets one line, never a traceback
+            logging.getLogger("tripartite.mcp").exception("tool failed")
+            raise ToolError(f"internal error ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}); "
+                            f"see the server's log") from None
+
+    @server.tool()
+    def search(question: Annotated[str, Field(min_length=1, description="The question, in any language.")],
+               mode: Annotated[SearchMode, Field(description=(
+                   "hybrid: sentences of the documents, entities, relations and community summaries ranked on one "
+                   "scale (default); rag: the chunks closest to the question; tripartite: the question read "
+                   "against the ontology's concepts; local: the triplet graph around the question's keywords; "
+                   "global: community summaries, for questions about the whole corpus."))] = "hybrid",
+               max_tokens: Budget = None) -> dict:
+        """Build a prompt that answers a free-text question from the documents: quoted source text
+        with numbered references [n] (document > section). Returns mode, question, tokens, prompt,
+        references [{n, chunk_id, document, section_path}]."""
+        return call(tools.search, question, mode, max_tokens)
+
+    @server.tool()
+    def object_prompt(object_id: Annotated[str, Field(min_length=1, description="An object's id (see list_objects).")],
+                      mode: Annotated[Mode, Field(description=(
+                          "tripartite: per concept of the object, the selected source extracts (default); rag: the "
+                          "chunks closest to the object's text; local or global search over the triplet graph."))]
+                      = "tripartite",
+                      max_tokens: Budget = None) -> dict:
+        """Build the prompt for one stored object (a patient note, a fault report): its text, the
+        question its ontology asks, and the evidence with numbered references. Returns mode,
+        object_id, tokens, prompt, references (and, for tripartite, the object's concepts)."""
+        return call(tools.object_prompt, object_id, mode, max_tokens)
+
+    @server.tool()
+    def trace_chunk(chunk_id: Annotated[str, Field(min_length=1, description="A chunk id from a reference.")]) -> dict:
+        """Where a chunk sits: its document, the sections above it, its position and its full text."""
+        return call(tools.trace, chunk_id)
+
+    @server.tool()
+    def list_objects(kind: Annotated[str | None, Field(description="Only objects of this kind.")] = None) -> dict:
+        """The stored objects: id, kind, title, how many concepts they concern, who analysed them."""
+        return call(tools.list_objects, kind)
+
+    @server.tool()
+    def list_ontologies() -> dict:
+        """The loaded ontologies: id, version, description, number of classes and concepts."""
+        return call(tools.list_ontologies)
+
+    @server.tool()
+    def add_object(object_id: Annotated[str, Field(min_length=1, max_length=120, description="The new object's id.")],
+                   text: Annotated[str, Field(min_length=1, description="The object's text: one case, e.g. one report.")],
+                   kind: Annotated[str, Field(min_length=1, max_length=60, description="Its kind, e.g. fault-report.")]
+                   = "object") -> dict:
+        """Store an object from its text, analyse it against the loaded ontologies (answers are
+        cached) and select its evidence, so object_prompt can build its prompt. Only on a server
+        started with --allow-writes; the same text again changes nothing."""
+        return call(tools.add_object, object_id, text, kind)
+
+    return server, tools
+
+
+def serve(settings: Settings, http: str | None = None, allow_writes: bool = False, token: str | None = None) -> None:
+    """Serve over stdio, or over streamable HTTP at [HOST:]PORT (path /mcp)."""
+    if http is None:
+        server, tools = build_server(settings, allow_writes)
+        try:
+            server.run()
+        finally:
+            tools.close()
+        return
+    host, port = parse_address(http)
+    if not is_loopback(host) and not token:
+        raise TripartiteError(f"serving on {host} reaches beyond this machine; set {TOKEN_VARIABLE} to a secret "
+                              f"that clients send as a bearer token, or bind to 127.0.0.1")
+    server, tools = build_server(settings, allow_writes, token)
+    try:
+        server.run("streamable-http", host=host, port=port)
+    finally:
+        tools.close()
+
+
+def parse_address(value: str) -> tuple[str, int]:
+    host, _, port = value.rpartition(":")
+    host = host or "127.0.0.1"
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise TripartiteError(f"--http {value!r}: give a port, or HOST:PORT (e.g. 8765 or 0.0.0.0:8765)")
+    return host.strip("[]"), int(port)

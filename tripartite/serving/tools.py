@@ -1,0 +1,213 @@
+"""What the MCP server's tools do, as plain functions over one database connection: the
+prompt for an object, search for a question, tracing a chunk, listing objects and ontologies,
+and adding an object (analysed and selected for that object alone). Every failure a user can
+act on is a TripartiteError with one line; a database that goes away is one too, and the
+next call connects again."""
+from __future__ import annotations
+
+import hashlib
+import threading
+from contextlib import contextmanager
+from typing import Iterator
+
+from tripartite.infra.config import Settings
+from tripartite.infra.errors import Neo4jUnavailable, TripartiteError
+
+OBJECT_MODES = ("tripartite", "rag", "local", "global")
+QUESTION_MODES = ("tripartite", "rag", "hybrid", "local", "global")
+MAX_OBJECT_CHARACTERS = 200_000
+
+
+class KnowledgeTools:
+    def __init__(self, settings: Settings, allow_writes: bool = False):
+        self.settings = settings
+        self.allow_writes = allow_writes
+        self._graph = None
+        self._embedder = None
+        self._connecting = threading.Lock()
+        self._writing = threading.Lock()  # one object added at a time: analysis and selection are per run
+
+    # ---- shared resources ------------------------------------------------------------------------
+    @property
+    def graph(self):
+        with self._connecting:
+            if self._graph is None:
+                from tripartite.infra.graph import Graph, open_driver
+
+                self._graph = Graph(open_driver(self.settings, connect_timeout=5.0), self.settings.neo4j_database)
+            return self._graph
+
+    @property
+    def embedder(self):
+        with self._connecting:
+            if self._embedder is None:
+                from tripartite.infra.embeddings import make_embedder
+
+                self._embedder = make_embedder(self.settings)
+            return self._embedder
+
+    def close(self) -> None:
+        if self._graph is not None:
+            self._graph.close()
+            self._graph = None
+
+    @contextmanager
+    def _database(self) -> Iterator[None]:
+        """Turn the driver's errors for a database that went away into one line, and drop the
+        connection so the next call opens a new one."""
+        from neo4j.exceptions import ServiceUnavailable, SessionExpired
+
+        try:
+            yield
+        except (ServiceUnavailable, SessionExpired, ConnectionError) as exc:
+            broken, self._graph = self._graph, None
+            if broken is not None:
+                broken.close()
+            raise Neo4jUnavailable(f"Neo4j is not reachable at {self.settings.neo4j_uri_shown} "
+                                   f"({type(exc).__name__}); check that it runs") from None
+
+    # ---- read-only tools -----------------------------------------------------------------------
+    def object_prompt(self, object_id: str, mode: str = "tripartite", max_tokens: int | None = None) -> dict:
+        from tripartite.infra.llm import open_runner
+        from tripartite.search.global_search import PointRanker
+        from tripartite.search.modes import object_prompt
+
+        _check_mode(mode, OBJECT_MODES)
+        with self._database():
+            if mode == "tripartite":
+                from tripartite.selection.settings import effective
+
+                chosen = effective(self.graph, self.settings.selection, max_tokens=max_tokens)
+                built = object_prompt(self.graph, object_id, mode, self.embedder, None, chosen.question or None,
+                                      chosen.max_tokens, {"selection": chosen.mode,
+                                                          "max_per_concept": chosen.max_per_concept,
+                                                          "tokens_per_concept": chosen.tokens_per_concept or None})
+            else:
+                with open_runner(self.settings, PointRanker()) as runner:
+                    built = object_prompt(self.graph, object_id, mode, self.embedder, runner, None, max_tokens)
+        return _result(built, mode, object_id=object_id)
+
+    def search(self, question: str, mode: str = "hybrid", max_tokens: int | None = None) -> dict:
+        from tripartite.infra.llm import open_runner
+        from tripartite.search.modes import question_prompt
+
+        _check_mode(mode, QUESTION_MODES)
+        if not question.strip():
+            raise TripartiteError("the question is empty; ask something")
+        chosen = self.settings.selection
+        with self._database():
+            if mode == "tripartite":
+                from tripartite.analysis import Analyzer
+                from tripartite.analysis.extractive import ExtractiveProvider
+                from tripartite.infra.embeddings import MiniLMEmbedder
+
+                extracts_embedder = MiniLMEmbedder(self.settings.cache_dir)
+                with open_runner(self.settings, ExtractiveProvider(extracts_embedder)) as runner:
+                    built = question_prompt(self.graph, question, mode, self.embedder,
+                                            analyzer=Analyzer(self.graph, extracts_embedder, runner),
+                                            max_tokens=max_tokens, alpha=chosen.alpha, beta=chosen.beta,
+                                            selection=chosen.mode)
+            else:
+                from tripartite.search.global_search import PointRanker
+
+                with open_runner(self.settings, PointRanker()) as runner:
+                    built = question_prompt(self.graph, question, mode, self.embedder, runner, max_tokens=max_tokens)
+        return _result(built, mode, question=question)
+
+    def trace(self, chunk_id: str) -> dict:
+        from tripartite.lexical.store import trace_chunk
+
+        with self._database():
+            found = trace_chunk(self.graph, chunk_id)
+        if found is None:
+            raise TripartiteError(f"no chunk with id {chunk_id!r}; chunk ids come with every prompt's references")
+        return {"chunk_id": chunk_id, "document": found["document"], "document_id": found["document_id"],
+                "source": found["source"], "sections": [s["title"] for s in found["sections"]],
+                "index": found["index"], "tokens": found["tokens"], "text": found["text"]}
+
+    def list_objects(self, kind: str | None = None) -> dict:
+        from tripartite.objects.store import list_objects
+
+        with self._database():
+            rows = list_objects(self.graph, kind)
+        return {"objects": [{"id": row["id"], "kind": row["kind"], "title": row["title"], "concepts": row["concepts"],
+                             "analysed_by": row["analysed_by"]} for row in rows]}
+
+    def list_ontologies(self) -> dict:
+        from tripartite.ontology.store import list_ontologies
+
+        with self._database():
+            rows = list_ontologies(self.graph)
+        return {"ontologies": [{k: row[k] for k in ("id", "version", "description", "classes", "concepts")}
+                               for row in rows]}
+
+    # ---- the one write ---------------------------------------------------------------------------
+    def add_object(self, object_id: str, text: str, kind: str = "object") -> dict:
+        """Store an object, analyse it (cached calls) and select for it alone."""
+        if not self.allow_writes:
+            raise TripartiteError("this server is read-only; start it with `tripartite mcp --allow-writes` "
+                                  "to add objects")
+        from tripartite.lexical.ids import slugify
+        from tripartite.objects.reader import ObjectRecord
+        from tripartite.objects.store import add_objects
+
+        text = text.strip()
+        if not text:
+            raise TripartiteError("the object's text is empty; give the case to analyse")
+        if len(text) > MAX_OBJECT_CHARACTERS:
+            raise TripartiteError(f"the object's text has {len(text):,} characters; the limit is "
+                                  f"{MAX_OBJECT_CHARACTERS:,} (an object is one case, such as one report)")
+        wanted = slugify(object_id)
+        if not wanted:
+            raise TripartiteError(f"{object_id!r} is not a usable object id; use letters, digits and '-'")
+        record = ObjectRecord(wanted, kind, text.splitlines()[0].lstrip("# ").strip()[:120] or wanted, text,
+                              f"mcp:{wanted}", hashlib.sha256(f"{kind}\n{text}".encode()).hexdigest())
+        with self._writing, self._database():
+            report = add_objects(self.graph, [record], replace=True)
+            stored = (report["added"] or report["changed"] or report["unchanged"])[0]
+            calls = self._analyse(stored)
+            self._select(stored)
+        return {"object_id": stored, "status": "unchanged" if report["unchanged"] else
+                ("changed" if report["changed"] else "added"), "llm_calls": calls,
+                **{k: v for k, v in self.object_prompt(stored).items() if k in ("tokens", "concepts", "references")}}
+
+    def _analyse(self, object_id: str) -> int:
+        from tripartite.analysis import open_analyzer
+        from tripartite.analysis.analyzer import Plan
+
+        with open_analyzer(self.settings, self.graph) as analyzer:
+            if not analyzer.concepts:
+                raise TripartiteError("no ontology is loaded, so there is nothing to analyse the object for; "
+                                      "load one with `tripartite ontology load`")
+            plan = analyzer.plan()
+            mine = Plan([], [t for t in plan.object_tasks if t.item_id == object_id], {},
+                        {object_id: plan.skipped_objects.get(object_id, [])})
+            outcome = analyzer.run(mine)
+        if outcome["errors"]:
+            raise TripartiteError(f"the analysis of {object_id!r} failed: {outcome['errors'][0]}")
+        return outcome.get("calls", 0)
+
+    def _select(self, object_id: str) -> None:
+        from tripartite.selection import select
+        from tripartite.selection.engine import choose
+        from tripartite.selection.settings import effective
+
+        chosen = effective(self.graph, self.settings.selection)
+        select(self.graph, chosen.alpha, chosen.beta, [object_id], on_wait=lambda message: None,
+               engine=choose(self.graph, self.settings.selection.engine))
+
+
+def _check_mode(mode: str, allowed: tuple[str, ...]) -> None:
+    if mode not in allowed:
+        raise TripartiteError(f"mode {mode!r} is unknown here; use one of {', '.join(allowed)}")
+
+
+def _result(built: dict, mode: str, **about) -> dict:
+    """What a tool returns: the prompt, its size and its numbered references."""
+    references = [{"n": r["n"], "chunk_id": r["chunk_id"], "document": r["document"],
+                   "section_path": list(r.get("section_path") or [])} for r in built.get("references", [])]
+    result = {"mode": mode, **about, "tokens": built["tokens"], "total_tokens": built.get("total_tokens", built["tokens"]),
+              "prompt": built["prompt"], "references": references}
+    if "concepts" in built and mode == "tripartite" and "object_id" in about:
+        result["concepts"] = [c["name"] for c in built["concepts"]]
+    return result
