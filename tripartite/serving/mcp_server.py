@@ -13,7 +13,7 @@ import ipaddress
 import logging
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from tripartite.infra.config import Settings
 from tripartite.infra.errors import TripartiteError
@@ -31,6 +31,68 @@ Mode = Literal["tripartite", "rag", "local", "global"]
 SearchMode = Literal["tripartite", "rag", "hybrid", "local", "global"]
 Budget = Annotated[int | None, Field(ge=100, le=50_000, description="The prompt's token budget (cl100k_base); "
                                                                    "default: the mode's own.")]
+
+
+class Reference(BaseModel):
+    n: int = Field(description="The number the prompt cites it by, [n].")
+    chunk_id: str = Field(description="The chunk quoted; trace_chunk gives its full text and place.")
+    document: str
+    section_path: list[str] = Field(description="The sections above the chunk, outermost first.")
+
+
+class PromptResult(BaseModel):
+    mode: str
+    question: str | None = None
+    object_id: str | None = None
+    tokens: int = Field(description="The prompt's tokens (cl100k_base).")
+    total_tokens: int = Field(description="All prompt tokens spent building it (global search adds its map calls).")
+    prompt: str = Field(description="The prompt: the question, the quoted evidence, the numbered references.")
+    references: list[Reference]
+    concepts: list[str] | None = Field(default=None, description="Tripartite: the object's concepts.")
+
+
+class Trace(BaseModel):
+    chunk_id: str
+    document: str
+    document_id: str
+    source: str | None = None
+    sections: list[str]
+    index: int
+    tokens: int | None = None
+    text: str
+
+
+class ObjectRow(BaseModel):
+    id: str
+    kind: str | None = None
+    title: str | None = None
+    concepts: int = Field(description="How many concepts the object concerns.")
+    analysed_by: str | None = None
+
+
+class Objects(BaseModel):
+    objects: list[ObjectRow]
+
+
+class OntologyRow(BaseModel):
+    id: str
+    version: str | None = None
+    description: str | None = None
+    classes: int
+    concepts: int
+
+
+class Ontologies(BaseModel):
+    ontologies: list[OntologyRow]
+
+
+class Added(BaseModel):
+    object_id: str
+    status: Literal["added", "changed", "unchanged"]
+    llm_calls: int = Field(description="Calls the analysis made (0 when answered from the cache or offline).")
+    tokens: int = Field(description="Its Tripartite prompt's tokens.")
+    concepts: list[str] = Field(description="The concepts it concerns.")
+    references: list[Reference]
 
 
 def is_loopback(host: str) -> bool:
@@ -65,9 +127,9 @@ def build_server(settings: Settings, allow_writes: bool = False, token: str | No
     server = MCPServer(name="tripartite-graphrag", version=tripartite.__version__, title="Tripartite-GraphRAG",
                        instructions=INSTRUCTIONS, **auth)
 
-    def call(work, *args, **kwargs) -> dict:
+    def call(model, work, *args, **kwargs):
         try:
-            return work(*args, **kwargs)
+            return model(**work(*args, **kwargs))
         except TripartiteError as exc:
             raise ToolError(str(exc).splitlines()[0]) from None
         except Exception as exc:  # noqa: BLE001 - a client gets one line, never a traceback
@@ -82,11 +144,11 @@ def build_server(settings: Settings, allow_writes: bool = False, token: str | No
                    "scale (default); rag: the chunks closest to the question; tripartite: the question read "
                    "against the ontology's concepts; local: the triplet graph around the question's keywords; "
                    "global: community summaries, for questions about the whole corpus."))] = "hybrid",
-               max_tokens: Budget = None) -> dict:
+               max_tokens: Budget = None) -> PromptResult:
         """Build a prompt that answers a free-text question from the documents: quoted source text
         with numbered references [n] (document > section). Returns mode, question, tokens, prompt,
         references [{n, chunk_id, document, section_path}]."""
-        return call(tools.search, question, mode, max_tokens)
+        return call(PromptResult, tools.search, question, mode, max_tokens)
 
     @server.tool()
     def object_prompt(object_id: Annotated[str, Field(min_length=1, description="An object's id (see list_objects).")],
@@ -94,36 +156,36 @@ def build_server(settings: Settings, allow_writes: bool = False, token: str | No
                           "tripartite: per concept of the object, the selected source extracts (default); rag: the "
                           "chunks closest to the object's text; local or global search over the triplet graph."))]
                       = "tripartite",
-                      max_tokens: Budget = None) -> dict:
+                      max_tokens: Budget = None) -> PromptResult:
         """Build the prompt for one stored object (a patient note, a fault report): its text, the
         question its ontology asks, and the evidence with numbered references. Returns mode,
         object_id, tokens, prompt, references (and, for tripartite, the object's concepts)."""
-        return call(tools.object_prompt, object_id, mode, max_tokens)
+        return call(PromptResult, tools.object_prompt, object_id, mode, max_tokens)
 
     @server.tool()
-    def trace_chunk(chunk_id: Annotated[str, Field(min_length=1, description="A chunk id from a reference.")]) -> dict:
+    def trace_chunk(chunk_id: Annotated[str, Field(min_length=1, description="A chunk id from a reference.")]) -> Trace:
         """Where a chunk sits: its document, the sections above it, its position and its full text."""
-        return call(tools.trace, chunk_id)
+        return call(Trace, tools.trace, chunk_id)
 
     @server.tool()
-    def list_objects(kind: Annotated[str | None, Field(description="Only objects of this kind.")] = None) -> dict:
+    def list_objects(kind: Annotated[str | None, Field(description="Only objects of this kind.")] = None) -> Objects:
         """The stored objects: id, kind, title, how many concepts they concern, who analysed them."""
-        return call(tools.list_objects, kind)
+        return call(Objects, tools.list_objects, kind)
 
     @server.tool()
-    def list_ontologies() -> dict:
+    def list_ontologies() -> Ontologies:
         """The loaded ontologies: id, version, description, number of classes and concepts."""
-        return call(tools.list_ontologies)
+        return call(Ontologies, tools.list_ontologies)
 
     @server.tool()
     def add_object(object_id: Annotated[str, Field(min_length=1, max_length=120, description="The new object's id.")],
                    text: Annotated[str, Field(min_length=1, description="The object's text: one case, e.g. one report.")],
                    kind: Annotated[str, Field(min_length=1, max_length=60, description="Its kind, e.g. fault-report.")]
-                   = "object") -> dict:
+                   = "object") -> Added:
         """Store an object from its text, analyse it against the loaded ontologies (answers are
         cached) and select its evidence, so object_prompt can build its prompt. Only on a server
         started with --allow-writes; the same text again changes nothing."""
-        return call(tools.add_object, object_id, text, kind)
+        return call(Added, tools.add_object, object_id, text, kind)
 
     return server, tools
 
