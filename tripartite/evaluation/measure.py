@@ -236,16 +236,24 @@ class Summary:
 
 
 def summarize(measurements: list[Measurement]) -> list[Summary]:
-    """Medians over objects, per method, in the order the methods first appear."""
+    """Medians over objects, per method, in the order the methods first appear. Coverage and
+    density are medians over the objects the judge finds a concept in: one that names none
+    cannot be covered by any prompt, and counting it as 0% for every method says nothing about
+    them (its tokens still count)."""
     by_method: dict[str, list[Measurement]] = {}
     for m in measurements:
         by_method.setdefault(m.method, []).append(m)
-    return [Summary(method, len(rows), statistics.median(r.tokens for r in rows),
-                    statistics.median(r.coverage for r in rows), _median([r.reach for r in rows]),
-                    statistics.median(r.density for r in rows), statistics.median(r.concepts for r in rows),
-                    statistics.median(r.judged for r in rows), statistics.median(r.analysed_coverage for r in rows),
-                    _median([r.llm_coverage for r in rows]), _median([r.spent for r in rows]))
-            for method, rows in by_method.items()]
+    summaries = []
+    for method, rows in by_method.items():
+        judged = [r for r in rows if r.concepts] or rows
+        analysed = [r for r in rows if r.analysed] or rows
+        summaries.append(Summary(
+            method, len(rows), statistics.median(r.tokens for r in rows),
+            statistics.median(r.coverage for r in judged), _median([r.reach for r in rows]),
+            statistics.median(r.density for r in judged), statistics.median(r.concepts for r in rows),
+            statistics.median(r.judged for r in rows), statistics.median(r.analysed_coverage for r in analysed),
+            _median([r.llm_coverage for r in judged]), _median([r.spent for r in rows])))
+    return summaries
 
 
 def _median(values: list[float | None]) -> float | None:

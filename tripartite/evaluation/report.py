@@ -18,7 +18,8 @@ DEFINITIONS = (
     "measure: of the concepts the pre-analysis found in the object, those for which a cited chunk carries an "
     "extract. Local and global search (DB-GPT's GraphRAG over the triplet graph) search with the object's text; "
     "what they cite is their entities, relations, community points and quoted chunks, and all prompt tokens adds "
-    "global search's map calls to the final prompt. Figures are medians over the objects.")
+    "global search's map calls to the final prompt. Figures are medians over the objects; coverage and density "
+    "over those the judge finds at least one concept in (one that names none cannot be covered by any prompt).")
 
 
 def _percent(value: float | None) -> str:
