@@ -18,7 +18,7 @@ mcp = pytest.importorskip("mcp")
 from mcp import Client, StdioServerParameters  # noqa: E402
 
 pytestmark = pytest.mark.neo4j
-TOOLS = {"search", "object_prompt", "trace_chunk", "list_objects", "list_ontologies", "add_object"}
+TOOLS = {"search", "object_prompt", "trace_chunk", "list_objects", "list_ontologies"}  # add_object: --allow-writes
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +82,7 @@ def test_stdio_lists_tools_builds_prompts_and_reports_errors_as_tool_errors(samp
             assert len(unknown.content[0].text.splitlines()) == 1 and "Traceback" not in unknown.content[0].text
 
             refused = await client.call_tool("add_object", {"object_id": "note-9", "text": "Chest pain."})
-            assert refused.is_error and "--allow-writes" in refused.content[0].text
+            assert refused.is_error and "Unknown tool" in refused.content[0].text  # not offered at all
 
             # Concurrent calls on one session all answer.
             answers = []
@@ -101,6 +101,7 @@ def test_add_object_with_allow_writes_analyses_and_selects_it_once(sample):
 
     async def work():
         async with Client(stdio(sample, "--allow-writes")) as client:
+            assert {t.name for t in (await client.list_tools()).tools} == TOOLS | {"add_object"}
             added = await client.call_tool("add_object", {"object_id": "note-9", "text": text,
                                                           "kind": "anamnesis"})
             data = added.structured_content
@@ -111,10 +112,16 @@ def test_add_object_with_allow_writes_analyses_and_selects_it_once(sample):
             assert again.structured_content["status"] == "unchanged"
             prompt = await client.call_tool("object_prompt", {"object_id": "note-9"})
             assert not prompt.is_error and prompt.structured_content["tokens"] == data["tokens"]
+            # An id a stored file holds is not taken over: the object gets another, and says so.
+            other = await client.call_tool("add_object", {"object_id": "patient-a", "text": text + " Also gout."})
+            assert other.structured_content["object_id"] != "patient-a" and "belongs to another" in \
+                other.structured_content["note"]
+            return other.structured_content["object_id"]
+    added_ids = []
     try:
-        run(work)
+        added_ids.append(run(work))
     finally:  # the module's other tests see the sample as it was
-        ok(["objects", "remove", "note-9"], sample)
+        ok(["objects", "remove", "note-9", *added_ids], sample)
         ok(["select"], sample)
 
 

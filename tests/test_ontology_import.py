@@ -80,6 +80,20 @@ def test_skos_uses_broader_and_narrower_and_pref_alt_hidden_labels(tmp_path):
     assert len(summary["problems"]) == 2
 
 
+def test_a_skos_concept_scheme_can_be_the_root(tmp_path):
+    summary, data = imported(tmp_path, "machines.ttl", "http://example.org/thesaurus/scheme", name="scheme")
+    assert [k["name"] for k in data["classes"]] == ["machine faults"]  # the top concept, as a class
+    assert {"bus timeout", "emergency stop", "fieldbus faults"} <= set(concepts_of(data))
+
+
+def test_csv_cells_may_hold_newlines_and_the_header_a_trailing_comma(tmp_path):
+    table = tmp_path / "terms.csv"
+    table.write_text('id,name,parent,description,\nR,root,,,\nK,kind,R,,\n'
+                     'T,thing,K,"line one\nline two",\n', encoding="utf-8")
+    terms = read_terms(table)
+    assert terms["T"].definition == "line one line two" and terms["T"].parents == ["K"]
+
+
 def test_csv_with_several_parents_obsolete_rows_and_a_cycle(tmp_path):
     summary, data = imported(tmp_path, "machines.csv", "F0")
     concepts = concepts_of(data)
@@ -119,6 +133,30 @@ def test_an_acronym_the_text_defines_becomes_a_synonym(tmp_path):
     concepts = concepts_of({"classes": offline_classes(chunks, embed, 5)})
     controller = concepts["programmable logic controller"]
     assert controller["synonyms"] == ["PLC"] and "doc0 > Faults" in controller["seen"]
+
+
+def test_drafts_load_with_seeds_that_lose_parents_and_with_chinese_names(tmp_path):
+    """A seed concept the documents never name drops out, and its children's broader links with
+    it; names without ASCII letters still get distinct ids."""
+    from tripartite.infra.config import load_settings
+    from tripartite.infra.embeddings import make_embedder
+    from tripartite.ontology.draft import offline_classes, seeded_classes
+    from tripartite.ontology.plugin_folder import ontology_file, write_plugin_folder
+
+    embed = make_embedder(load_settings(env={"TRIPARTITE_CONFIG": ""}, cwd=tmp_path)).embed
+    branch = take_branch(read_terms(FIXTURES / "machines.obo"), "MF:0000001", "machines.obo")
+    chunks = [{"id": f"c{i}", "text": text, "document": "manual", "section": "Faults"} for i, text in enumerate(
+        ["The axis went into a stall twice.", "A stall stops the axis; check the load.", "Signal loss on the encoder."])]
+    seeded, unseen = seeded_classes(chunks, embed, branch.classes, 3)
+    assert unseen > 0 and "motor overload" not in concepts_of({"classes": seeded})
+    chinese = [{"id": f"z{i}", "text": text, "document": "手册", "section": "故障"} for i, text in enumerate(
+        ["电机过载时驱动器报警。", "编码器信号丢失导致电机停止。", "驱动器过热，电机过载。", "检查编码器电缆和驱动器。"])]
+    drafted = offline_classes(chinese, embed, 6, max_classes=2)
+    for name, classes in (("seeded", seeded), ("chinese", drafted)):
+        folder = write_plugin_folder(tmp_path, name, {"plugin.yaml": f"name: {name}\n",
+                                                      "ontology.yaml": ontology_file("", name, "", classes)})
+        parsed = parse_ontology(folder / "ontology.yaml")  # loads: broader points at kept concepts, ids unique
+        assert parsed.concepts
 
 
 # ---- bad input: one line, nothing written ------------------------------------------------------

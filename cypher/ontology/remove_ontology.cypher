@@ -19,13 +19,14 @@ CALL (gone) {
   MATCH (s:ScoreDistribution) WHERE s.concept_id IN gone
   DETACH DELETE s
 }
-CALL (gone) {
-  MATCH (t:Chunk) WHERE any(id IN t.analysed_concepts WHERE id IN gone)
-  SET t.analysed_concepts = [id IN t.analysed_concepts WHERE NOT id IN gone]
+// Concept ids carry their ontology's name as a prefix: one test per listed id, however many go.
+CALL () {
+  MATCH (t:Chunk) WHERE any(id IN t.analysed_concepts WHERE id STARTS WITH $ontology_id + ':')
+  SET t.analysed_concepts = [id IN t.analysed_concepts WHERE NOT id STARTS WITH $ontology_id + ':']
 }
-CALL (gone) {
-  MATCH (o:Object) WHERE any(id IN o.analysed_concepts WHERE id IN gone)
-  SET o.analysed_concepts = [id IN o.analysed_concepts WHERE NOT id IN gone]
+CALL () {
+  MATCH (o:Object) WHERE any(id IN o.analysed_concepts WHERE id STARTS WITH $ontology_id + ':')
+  SET o.analysed_concepts = [id IN o.analysed_concepts WHERE NOT id STARTS WITH $ontology_id + ':']
 }
 RETURN size(gone) AS concepts;
 

@@ -1,6 +1,7 @@
 // write: load (or reload) one ontology: its Ontology node, concept classes and concepts, IN_CLASS
 // and BROADER edges. Concepts and classes that left the file are removed together with what
-// was derived from them (extract edges, Evidence). Runs in one transaction.
+// was derived from them (extract edges, Evidence, score distributions; see below). Runs in one
+// transaction.
 // Parameters: $ontology {id, name, version, description, source, checksum, question},
 // $classes [{id, key, name, description}], $concepts [{id, key, name, class_id, synonyms,
 // related, source, description, broader: [concept ids]}]
@@ -10,11 +11,35 @@ SET o.version = $ontology.version, o.description = $ontology.description,
     o.source = $ontology.source, o.checksum = $ontology.checksum, o.question = $ontology.question,
     o.loaded_at = datetime();
 
-// Concepts that are no longer in the file, and everything hanging off them.
+// Concepts that are no longer in the file, and everything derived from them: their Evidence,
+// score distributions and bins, and their ids in the chunks' and objects' lists of what they
+// were analysed for (so a concept that comes back is analysed again; the answers are cached).
+WITH [row IN $concepts | row.id] AS keep
 MATCH (c:Concept {ontology: $ontology.id})
-WHERE NOT c.id IN [row IN $concepts | row.id]
-OPTIONAL MATCH (e:Evidence {concept_id: c.id})
-DETACH DELETE e, c;
+WHERE NOT c.id IN keep
+WITH collect(c.id) AS gone
+CALL (gone) {
+  MATCH (e:Evidence) WHERE e.concept_id IN gone
+  DETACH DELETE e
+}
+CALL (gone) {
+  MATCH (b:ScoreBin) WHERE b.concept_id IN gone
+  DETACH DELETE b
+}
+CALL (gone) {
+  MATCH (s:ScoreDistribution) WHERE s.concept_id IN gone
+  DETACH DELETE s
+}
+CALL (gone) {
+  MATCH (t:Chunk) WHERE size(gone) > 0 AND any(id IN t.analysed_concepts WHERE id IN gone)
+  SET t.analysed_concepts = [id IN t.analysed_concepts WHERE NOT id IN gone]
+}
+CALL (gone) {
+  MATCH (o:Object) WHERE size(gone) > 0 AND any(id IN o.analysed_concepts WHERE id IN gone)
+  SET o.analysed_concepts = [id IN o.analysed_concepts WHERE NOT id IN gone]
+}
+MATCH (c:Concept) WHERE c.id IN gone
+DETACH DELETE c;
 
 MATCH (k:ConceptClass {ontology: $ontology.id})
 WHERE NOT k.id IN [row IN $classes | row.id]

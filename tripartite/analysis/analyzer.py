@@ -5,7 +5,8 @@ concepts whose name or synonym appears in the chunk or whose description is clos
 chunk in embedding space, at most CONCEPTS_PER_CALL of them (named ones first, then the
 closest), so a chunk's prompt stays bounded however large the ontology; the others are
 recorded as analysed without a call. Every object gets one call covering all concepts, or,
-with more than MAX_OBJECT_CONCEPTS loaded, the same pre-filter with that bound. Results are written in batches as they arrive, and
+with more than MAX_OBJECT_CONCEPTS to read it for, the MAX_OBJECT_CONCEPTS it names or comes
+closest to. Results are written in batches as they arrive, and
 every answer is cached the moment it arrives, so a killed run resumes without paying twice.
 """
 from __future__ import annotations
@@ -50,12 +51,13 @@ class Analyzer:
     ontologies', or one's)."""
 
     def __init__(self, graph: Graph, embedder, runner: LLMRunner, prefilter: bool = True,
-                 ontology: str | None = None):
+                 ontology: str | None = None, persist_glosses: bool = True):
         self.graph = graph
         self.embedder = embedder
         self.runner = runner
         self.prefilter = prefilter
         self.ontology = ontology
+        self.persist_glosses = persist_glosses  # False where only reading (a question, an MCP server)
         self.templates = plugin_templates()
         self._concepts: dict[str, ConceptInfo] | None = None
         self.ontology_of: dict[str, str] = {}
@@ -86,9 +88,10 @@ class Analyzer:
             vectors = self.embedder.embed([self.concepts[i].gloss for i in missing])
             for cid, vector in zip(missing, vectors):
                 self._gloss[cid] = vector
-            self.graph.run("analysis/write_gloss_embeddings",
-                           rows=[{"id": cid, "embedding": vector.tolist(), "key": self._gloss_key(self.concepts[cid])}
-                                 for cid, vector in zip(missing, vectors)])
+            if self.persist_glosses:
+                self.graph.run("analysis/write_gloss_embeddings",
+                               rows=[{"id": cid, "embedding": vector.tolist(), "key": self._gloss_key(self.concepts[cid])}
+                                     for cid, vector in zip(missing, vectors)])
         return np.stack([self._gloss[i] for i in ids])
 
     def _tasks(self, stage: str, item_id: str, text: str, concept_ids: list[str], **fields: str) -> list[ExtractionTask]:
@@ -131,16 +134,19 @@ class Analyzer:
                 plan.chunk_tasks.append(ExtractionTask("chunk", row["id"], "", row["text"], ()))
         for row in self.graph.run("analysis/objects_to_analyse", concept_ids=ids, **scope):
             missing = row["missing"]
-            candidates = (self._candidates({**row, "embedding": None}, missing, MAX_OBJECT_CONCEPTS)
-                          if self.prefilter and len(ids) > MAX_OBJECT_CONCEPTS else missing)
+            candidates = (self._candidates({**row, "embedding": None}, missing, MAX_OBJECT_CONCEPTS, threshold=None)
+                          if self.prefilter and len(missing) > MAX_OBJECT_CONCEPTS else missing)
             plan.skipped_objects[row["id"]] = [c for c in missing if c not in set(candidates)]
             fields = {"kind": row["kind"] or "object", "object_id": row["id"]}
             plan.object_tasks += (self._tasks("object", row["id"], row["text"], candidates, **fields) if candidates
                                   else [ExtractionTask("object", row["id"], "", row["text"], ())])
         return plan
 
-    def _candidates(self, row: dict, missing: list[str], limit: int = CONCEPTS_PER_CALL) -> list[str]:
-        """The concepts the text names, then those whose gloss is close to it, at most `limit`."""
+    def _candidates(self, row: dict, missing: list[str], limit: int = CONCEPTS_PER_CALL,
+                    threshold: float | None = PREFILTER_SIMILARITY) -> list[str]:
+        """The concepts the text names, then those whose gloss is closest to it, at most `limit`
+        (and, with a threshold, only named ones or those at least that close). Objects are read
+        with no threshold: they paraphrase (shortness of breath for dyspnoea)."""
         text = row["text"]
         vector = np.asarray(row["embedding"] or [], dtype=np.float32)
         if vector.shape != (self.embedder.dimensions,):  # not embedded, or by another model (OpenAI)
@@ -148,7 +154,8 @@ class Analyzer:
         similarity = self._gloss_vectors(missing) @ vector
         ranked = sorted(((not synonym_pattern(self.concepts[cid]).search(text), -float(sim), cid)
                          for cid, sim in zip(missing, similarity)))
-        kept = {cid for unnamed, minus_sim, cid in ranked[:limit] if not unnamed or -minus_sim >= PREFILTER_SIMILARITY}
+        kept = {cid for unnamed, minus_sim, cid in ranked[:limit]
+                if not unnamed or threshold is None or -minus_sim >= threshold}
         return [cid for cid in missing if cid in kept]
 
     def execute(self, plan: Plan, on_done: Callable[[int], None] = lambda n: None) -> list[str]:
@@ -237,7 +244,7 @@ class Analyzer:
         tokens they cost (0 offline or when their answers are cached)."""
         ids = sorted(self.concepts)
         if self.prefilter and len(ids) > MAX_OBJECT_CONCEPTS:
-            ids = self._candidates({"text": text, "embedding": None}, ids, MAX_OBJECT_CONCEPTS)
+            ids = self._candidates({"text": text, "embedding": None}, ids, MAX_OBJECT_CONCEPTS, threshold=None)
         tasks = self._tasks("object", item_id, text, ids, kind=kind, object_id=item_id) if ids else []
         return tasks, sum(count_tokens(t.prompt) for t in tasks
                           if not self.runner.provider.offline and not self.runner.is_cached(t))

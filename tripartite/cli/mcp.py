@@ -1,6 +1,7 @@
 """`tripartite mcp`: the prompt builders for agents and apps, over the Model Context Protocol."""
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import os
 import socket
@@ -25,6 +26,10 @@ def mcp_command(app: App, http: str | None, allow_writes: bool) -> None:
     if importlib.util.find_spec("mcp") is None:
         raise TripartiteError("the MCP server needs the official SDK: pip install 'tripartite-graphrag[mcp]' "
                               "(or pip install mcp)")
+    installed = importlib.metadata.version("mcp")
+    if tuple(int(part) for part in installed.split(".")[:2] if part.isdigit()) < (2, 3):
+        raise TripartiteError(f"the MCP server needs the SDK 2.3 or later, and mcp {installed} is installed; "
+                              f"pip install -U 'mcp>=2.3,<3'")
     from tripartite.serving.mcp_server import parse_address, serve
 
     token = os.environ.get("TRIPARTITE_MCP_TOKEN") or None

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from tripartite.infra.errors import TripartiteError
-from tripartite.cli.common import App, output, pass_app, rows_or_hint
+from tripartite.cli.common import App, output, pass_app, rows_or_hint, say
 
 
 @click.group("ontology")
@@ -58,7 +58,7 @@ def ontology_plugins() -> list[dict]:
 def _import_lines(s: dict) -> list[str]:
     lines = [f"reported  {line}" for line in s["problems"]]
     lines.append(f"imported {s['name']}: {s['classes']} classes, {s['concepts']} concepts under {s['root']} "
-                 f"({s['terms_read']} terms read, {s['obsolete_skipped']} obsolete skipped, "
+                 f"({s['terms_read']} terms read, {s['obsolete_skipped']} of them obsolete, "
                  f"{len(s['problems'])} problems reported) -> {s['folder']}")
     if s.get("loaded") is not None:
         lines.append(f"{'loaded' if s['loaded'] else 'unchanged'} {s['name']}")
@@ -122,7 +122,7 @@ def ontology_remove(app: App, name: str) -> dict:
     score distributions. The LLM's answers stay cached, so loading it again costs no calls."""
     from tripartite.ontology.store import list_ontologies, remove_ontology
 
-    removed = remove_ontology(app.graph, name)
+    removed = remove_ontology(app.graph, name, on_wait=say)
     if removed is None:
         loaded = ", ".join(row["id"] for row in list_ontologies(app.graph)) or "none"
         raise TripartiteError(f"ontology {name!r} is not loaded (loaded: {loaded}); see `tripartite ontology list`")

@@ -144,7 +144,7 @@ def question_search(app: App, mode: str, question: str, max_tokens: int | None, 
 
         def run(runner):
             return question_prompt(app.graph, question, mode, embedder, analyzer=Analyzer(
-                app.graph, extracts_embedder, runner), max_tokens=max_tokens, alpha=chosen.alpha, beta=chosen.beta,
+                app.graph, extracts_embedder, runner, persist_glosses=False), max_tokens=max_tokens, alpha=chosen.alpha, beta=chosen.beta,
                 selection=selection or chosen.mode, dry_run=dry_run)
     else:
         from tripartite.search.global_search import PointRanker

@@ -26,7 +26,7 @@ class Branch:
     root: Term
     classes: list[dict] = field(default_factory=list)   # {id, name, description, source, concepts: [...]}
     problems: list[str] = field(default_factory=list)
-    obsolete: int = 0
+    obsolete: int = 0   # obsolete terms in the file (they hang under no root: OBO drops their is_a)
 
     @property
     def concept_count(self) -> int:
@@ -75,7 +75,7 @@ def _children(terms: dict[str, Term], problems: list[str]) -> tuple[dict[str, li
             continue
         for parent in dict.fromkeys(term.parents):
             if parent == term.id:
-                problems.append(f"{term.id} ({term.name}) is_a itself; that link is dropped")
+                dangling.append((term.id, parent, "itself"))
             elif parent not in terms or terms[parent].obsolete:
                 dangling.append((term.id, parent, "obsolete" if parent in terms else "not in the file"))
             else:
@@ -129,7 +129,9 @@ def take_branch(terms: dict[str, Term], root_id: str, source: str, class_level: 
         raise OntologyError(f"{source}: {root.id} ({root.name}) has no descendants; choose a term higher up as --root")
     for term_id, parent, state in dangling:
         if term_id in parents:
-            branch.problems.append(f"{term_id} ({terms[term_id].name}) is_a {parent}, which is {state}; "
+            branch.problems.append(f"{term_id} ({terms[term_id].name}) is_a itself; that link is dropped"
+                                   if state == "itself" else
+                                   f"{term_id} ({terms[term_id].name}) is_a {parent}, which is {state}; "
                                    f"that link is dropped")
     level = _levels(root.id, parents)
     if depth is not None:
@@ -174,14 +176,16 @@ def _assign(branch: Branch, terms: dict[str, Term], parents: dict[str, list[str]
     concept_ids = {t for t in order if t in class_of}
     leaves = [c for c in class_ids if not members[c]]
     keys: dict[str, str] = {}
+    taken: set[str] = set()
 
     def key_of(term_id: str) -> str:
         if term_id not in keys:
             key, n = local_key(term_id), 1
-            while key in keys.values():
+            while key in taken:
                 n += 1
                 key = f"{local_key(term_id)}_{n}"
             keys[term_id] = key
+            taken.add(key)
         return keys[term_id]
 
     def concept(term_id: str) -> dict:

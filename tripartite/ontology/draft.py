@@ -14,6 +14,7 @@ seen (`seen:` document > section, and how often), which the loader ignores.
 """
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from collections import Counter, defaultdict
@@ -171,31 +172,46 @@ def merge_synonyms(candidates: list[Candidate], vectors: np.ndarray, acronyms: d
 
 
 def cluster(vectors: np.ndarray, groups: int) -> list[list[int]]:
-    """Average-link agglomerative clustering into `groups` clusters (n is at most a few hundred)."""
-    clusters = [[i] for i in range(len(vectors))]
-    similarity = vectors @ vectors.T
-    while len(clusters) > max(1, groups):
-        best, pair = -2.0, (0, 1)
-        for a in range(len(clusters)):
-            for b in range(a + 1, len(clusters)):
-                value = float(similarity[np.ix_(clusters[a], clusters[b])].mean())
-                if value > best:
-                    best, pair = value, (a, b)
-        a, b = pair
-        clusters[a] += clusters.pop(b)
-    return clusters
+    """Average-link agglomerative clustering into `groups` clusters. The mean similarity of a
+    merged cluster to any other is the size-weighted mean of its parts' (Lance-Williams), so
+    each merge updates one row: O(n^2) a merge, a second for 500 concepts."""
+    n = len(vectors)
+    members = [[i] for i in range(n)]
+    similarity = (vectors @ vectors.T).astype(np.float64)
+    np.fill_diagonal(similarity, -np.inf)
+    alive = np.ones(n, dtype=bool)
+    for _ in range(n - max(1, groups)):
+        masked = np.where(alive[:, None] & alive[None, :], similarity, -np.inf)
+        a, b = divmod(int(np.argmax(masked)), n)
+        a, b = min(a, b), max(a, b)
+        size_a, size_b = len(members[a]), len(members[b])
+        merged = (size_a * similarity[a] + size_b * similarity[b]) / (size_a + size_b)
+        similarity[a], similarity[:, a] = merged, merged
+        similarity[a, a] = -np.inf
+        alive[b] = False
+        members[a] += members[b]
+        members[b] = []
+    return [m for m, live in zip(members, alive) if live]
 
 
 def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")[:48] or "concept"
+    """An ASCII id for a name; a name with no ASCII letters (Chinese, Greek) gets a short hash."""
+    key = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")[:48]
+    return key or "c_" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
+
+
+def unique_key(name: str, used: set[str]) -> str:
+    """slug(name), made unique among `used` (which it joins)."""
+    key, n = slug(name), 1
+    while key in used:
+        n += 1
+        key = f"{slug(name)}_{n}"
+    used.add(key)
+    return key
 
 
 def concept_entry(head: Candidate, synonyms: list[Candidate], used: set[str]) -> dict:
-    key, n = slug(head.name), 1
-    while key in used:
-        n += 1
-        key = f"{slug(head.name)}_{n}"
-    used.add(key)
+    key = unique_key(head.name, used)
     places = list(dict.fromkeys(head.places + [p for s in synonyms for p in s.places]))
     chunks = set(head.chunks).union(*(s.chunks for s in synonyms))
     documents = set(head.documents).union(*(s.documents for s in synonyms))
@@ -216,12 +232,13 @@ def offline_classes(chunks: list[dict], embed, max_concepts: int, max_classes: i
     heads = np.stack([v for _, _, v in concepts])
     groups = max_classes or max(1, min(12, round(math.sqrt(len(concepts)))))
     used: set[str] = set()
+    class_keys: set[str] = set()
     classes = []
     for members in sorted(cluster(heads, groups), key=lambda m: min(m)):
         centre = heads[members].mean(axis=0)
         order = sorted(members, key=lambda i: -float(heads[i] @ centre))
         names = [concepts[i][0].name for i in order[:2]]
-        classes.append({"id": slug("_".join(names)), "name": " / ".join(names),
+        classes.append({"id": unique_key("_".join(names), class_keys), "name": " / ".join(names),
                         "description": "Proposed by `ontology draft` from its members; name it.",
                         "concepts": [concept_entry(concepts[i][0], concepts[i][1], used) for i in sorted(members)]})
     return classes
@@ -238,10 +255,12 @@ def seeded_classes(chunks: list[dict], embed, seed_classes: list[dict], max_new:
     seeds = [(k, c) for k in seed_classes for c in k["concepts"]]
     seed_vectors = _normalised(np.asarray(embed([c["name"] for _, c in seeds]), dtype=np.float32))
     hits: dict[int, Candidate] = {}
+    lowered = [chunk["text"].casefold() for chunk in chunks]
     for i, (_, concept) in enumerate(seeds):
+        terms = [t.casefold() for t in (concept["name"], *concept.get("synonyms", ())) if t.strip()]
         pattern = synonym_pattern(ConceptInfo(concept["id"], concept["name"], tuple(concept.get("synonyms", ())), ""))
-        for chunk in chunks:
-            if pattern.search(chunk["text"]):
+        for chunk, text in zip(chunks, lowered):  # a substring test first: thousands of seeds, hundreds of chunks
+            if any(term in text for term in terms) and pattern.search(chunk["text"]):
                 hit = hits.setdefault(i, Candidate(concept["id"], Counter({concept["name"]: 1})))
                 hit.chunks.add(chunk["id"])
                 hit.documents.add(chunk["document"])
@@ -269,12 +288,15 @@ def seeded_classes(chunks: list[dict], embed, seed_classes: list[dict], max_new:
             best = int(np.argmax(similarity))
             new[seeds[best][0]["id"] if similarity[best] >= PLACE_SIMILARITY else ""].append((head, synonyms, vector))
     used = {c["id"] for _, c in seeds}
+    kept = {seeds[i][1]["id"] for i in hits}
     classes = []
     for klass in seed_classes:
         members = []
         for i, (owner, concept) in enumerate(seeds):
-            if owner is klass and i in hits:
-                members.append({**concept, "seen": seen_line(hits[i])})
+            if owner is klass and i in hits:  # broader links only to seed concepts that stay
+                broader = [b for b in concept.get("broader", []) if b in kept]
+                members.append({**{k: v for k, v in concept.items() if k != "broader"},
+                                **({"broader": broader} if broader else {}), "seen": seen_line(hits[i])})
         members += [_new(concept_entry(h, s, used)) for h, s, _ in new.get(klass["id"], [])]
         if members:
             classes.append({**klass, "concepts": members})

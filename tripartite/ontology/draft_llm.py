@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tripartite.infra.llm.schemas import array, budget, obj, string
 from tripartite.infra.llm.tasks import InvalidAnswer, JsonTask, load_json
-from tripartite.ontology.draft import MAX_PLACES, place, slug
+from tripartite.ontology.draft import MAX_PLACES, place, unique_key
 
 DRAFT_SCHEMA = "ontology-draft-v1"
 DRAFT_SHAPE = ('{"classes": [{"name": "...", "concepts": [{"name": "...", "synonyms": ["..."], '
@@ -75,18 +75,20 @@ def llm_classes(chunks: list[dict], runner, name: str, max_concepts: int, sample
                 entry["description"] = entry["description"] or str(concept.get("description") or "").strip()
                 numbers = [n for n in concept.get("chunks") or [] if isinstance(n, int) and 1 <= n <= len(batch)]
                 entry["chunks"] += max(1, len(numbers))
-                entry["places"] += [place(batch[n - 1]) for n in numbers]
+                # where it was seen: the excerpts named, else those that name it, else the call's
+                named = numbers or [n for n, chunk in enumerate(batch, start=1)
+                                    if entry["name"].casefold() in chunk["text"].casefold()]
+                entry["places"] += [place(batch[n - 1]) for n in named] or [place(chunk) for chunk in batch]
     best = sorted(merged.values(), key=lambda e: (-e["chunks"], e["name"].casefold()))[:max_concepts]
     used: set[str] = set()
+    class_keys: set[str] = set()
     classes: dict[str, dict] = {}
     for entry in best:
-        key, n = slug(entry["name"]), 1
-        while key in used:
-            n += 1
-            key = f"{slug(entry['name'])}_{n}"
-        used.add(key)
-        klass = classes.setdefault(entry["class"], {"id": slug(class_names[entry["class"]]),
-                                                    "name": class_names[entry["class"]], "concepts": []})
+        key = unique_key(entry["name"], used)
+        if entry["class"] not in classes:
+            classes[entry["class"]] = {"id": unique_key(class_names[entry["class"]], class_keys),
+                                       "name": class_names[entry["class"]], "concepts": []}
+        klass = classes[entry["class"]]
         synonyms = [s for s in dict.fromkeys(entry["synonyms"]) if s.casefold() != entry["name"].casefold()]
         places = list(dict.fromkeys(entry["places"]))
         concept = {"id": key, "name": entry["name"], "synonyms": synonyms, "description": entry["description"],

@@ -31,7 +31,7 @@ def import_branch(path: Path, root: str, name: str, out: Path, depth: int | None
     description = f"{branch.root.name or branch.root.id}: imported from {path.name}"
     header = (f"Imported by `tripartite ontology import` on {date.today().isoformat()} from {path.name} "
               f"(sha256 {digest}...),\nthe branch under {root_label}: {len(branch.classes)} classes, "
-              f"{branch.concept_count} concepts; {branch.obsolete} obsolete term(s) skipped.\n"
+              f"{branch.concept_count} concepts; {branch.obsolete} obsolete term(s) in the file skipped.\n"
               f"`synonyms` are the exact synonyms, `related` the related, broad and narrow ones; "
               f"`source` is the term's id there.\nCurate freely: rename, merge, drop concepts, "
               f"add synonyms; then `tripartite ontology load <this folder>`.")

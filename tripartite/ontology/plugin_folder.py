@@ -13,7 +13,7 @@ import yaml
 from tripartite.ontology.reader import OntologyError
 
 
-class _Dumper(yaml.SafeDumper):
+class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # libyaml when present: thousands of concepts
     """Block mappings, but short lists of plain strings on one line: synonyms read like the
     hand-written plugins."""
 
@@ -56,16 +56,20 @@ def write_plugin_folder(out: Path, name: str, files: dict[str, str], force: bool
         staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=out))
     except OSError as exc:
         raise OntologyError(f"{out}: cannot write there ({exc.strerror}); choose another --out") from None
+    retired = None
     try:
         for filename, text in files.items():
             (staging / filename).write_text(text, encoding="utf-8")
         if target.exists():
             retired = Path(tempfile.mkdtemp(prefix=f".{name}.old.", dir=out))
             os.replace(target, retired / name)
-            os.replace(staging, target)
-            shutil.rmtree(retired, ignore_errors=True)
-        else:
-            os.replace(staging, target)
+        os.replace(staging, target)
+    except OSError as exc:
+        if retired is not None and (retired / name).exists() and not target.exists():
+            os.replace(retired / name, target)  # the curated folder goes back where it was
+        raise OntologyError(f"{target}: cannot be written ({exc.strerror}); nothing changed there") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        if retired is not None:
+            shutil.rmtree(retired, ignore_errors=True)
     return target

@@ -31,6 +31,7 @@ import yaml
 
 from tripartite.infra.errors import TripartiteError
 
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: imports hold thousands
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 CONCEPT_KEYS = {"id", "name", "synonyms", "related", "description", "broader", "class", "source", "seen"}
 CLASS_KEYS = {"id", "name", "description", "concepts", "source"}
@@ -159,7 +160,7 @@ def parse_ontology(path: Path) -> Ontology:
     except FileNotFoundError:
         raise OntologyError(f"{path}: ontology file not found") from None
     try:
-        data = yaml.safe_load(raw.decode("utf-8"))
+        data = yaml.load(raw.decode("utf-8"), Loader=SAFE_LOADER)
     except UnicodeDecodeError:
         raise _fail(path, "not UTF-8 text; save it as UTF-8") from None
     except yaml.YAMLError as exc:

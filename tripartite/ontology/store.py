@@ -31,9 +31,12 @@ def list_ontologies(graph: Graph) -> list[dict]:
     return graph.run("ontology/list_ontologies")
 
 
-def remove_ontology(graph: Graph, name: str) -> dict | None:
-    """Remove a loaded ontology and what was derived from it, in one transaction; what it
+def remove_ontology(graph: Graph, name: str, on_wait=lambda message: None) -> dict | None:
+    """Remove a loaded ontology and what was derived from it, in one transaction, while no
+    analysis or selection runs (either could write back what is being removed); what it
     removed, or None when it was not loaded."""
+    from tripartite.infra.locks import run_lock
+
     def work(tx) -> dict | None:
         footprint = tx.run("ontology/ontology_footprint", ontology_id=name)
         if not footprint:
@@ -41,4 +44,6 @@ def remove_ontology(graph: Graph, name: str) -> dict | None:
         tx.run("ontology/remove_ontology", ontology_id=name)
         tx.run("selection/inputs_changed", what="ontology removed")
         return footprint[0]
-    return graph.write_transaction(work)
+    with run_lock(graph, "analyze", "analyze or ontology remove", on_wait), \
+            run_lock(graph, "select", "select or ontology remove", on_wait):
+        return graph.write_transaction(work, retry=False)  # too large a graph fails the same way twice

@@ -87,12 +87,18 @@ class Ontologies(BaseModel):
 
 
 class Added(BaseModel):
-    object_id: str
+    object_id: str = Field(description="The id it is stored under (another if the one asked for was taken).")
     status: Literal["added", "changed", "unchanged"]
+    note: str | None = None
     llm_calls: int = Field(description="Calls the analysis made (0 when answered from the cache or offline).")
     tokens: int = Field(description="Its Tripartite prompt's tokens.")
     concepts: list[str] = Field(description="The concepts it concerns.")
     references: list[Reference]
+
+
+def first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
 
 
 def is_loopback(host: str) -> bool:
@@ -131,11 +137,10 @@ def build_server(settings: Settings, allow_writes: bool = False, token: str | No
         try:
             return model(**work(*args, **kwargs))
         except TripartiteError as exc:
-            raise ToolError(str(exc).splitlines()[0]) from None
+            raise ToolError(first_line(exc)) from None
         except Exception as exc:  # noqa: BLE001 - a client gets one line, never a traceback
             logging.getLogger("tripartite.mcp").exception("tool failed")
-            raise ToolError(f"internal error ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}); "
-                            f"see the server's log") from None
+            raise ToolError(f"internal error ({first_line(exc)}); see the server's log") from None
 
     @server.tool()
     def search(question: Annotated[str, Field(min_length=1, description="The question, in any language.")],
@@ -177,14 +182,18 @@ def build_server(settings: Settings, allow_writes: bool = False, token: str | No
         """The loaded ontologies: id, version, description, number of classes and concepts."""
         return call(Ontologies, tools.list_ontologies)
 
+    if not allow_writes:  # a read-only server does not offer it at all
+        return server, tools
+
     @server.tool()
     def add_object(object_id: Annotated[str, Field(min_length=1, max_length=120, description="The new object's id.")],
                    text: Annotated[str, Field(min_length=1, description="The object's text: one case, e.g. one report.")],
                    kind: Annotated[str, Field(min_length=1, max_length=60, description="Its kind, e.g. fault-report.")]
                    = "object") -> Added:
         """Store an object from its text, analyse it against the loaded ontologies (answers are
-        cached) and select its evidence, so object_prompt can build its prompt. Only on a server
-        started with --allow-writes; the same text again changes nothing."""
+        cached) and select its evidence, so object_prompt can build its prompt. The same text
+        again changes nothing; an id another object holds is not taken over (the result says
+        which id it got)."""
         return call(Added, tools.add_object, object_id, text, kind)
 
     return server, tools

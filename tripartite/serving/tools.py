@@ -24,6 +24,7 @@ class KnowledgeTools:
         self.allow_writes = allow_writes
         self._graph = None
         self._embedder = None
+        self._extracts_embedder = None
         self._connecting = threading.Lock()
         self._writing = threading.Lock()  # one object added at a time: analysis and selection are per run
 
@@ -46,6 +47,16 @@ class KnowledgeTools:
                 self._embedder = make_embedder(self.settings)
             return self._embedder
 
+    @property
+    def extracts_embedder(self):
+        """MiniLM, the space extracts and concept glosses are compared in (one ONNX session)."""
+        with self._connecting:
+            if self._extracts_embedder is None:
+                from tripartite.infra.embeddings import MiniLMEmbedder
+
+                self._extracts_embedder = MiniLMEmbedder(self.settings.cache_dir)
+            return self._extracts_embedder
+
     def close(self) -> None:
         if self._graph is not None:
             self._graph.close()
@@ -53,16 +64,14 @@ class KnowledgeTools:
 
     @contextmanager
     def _database(self) -> Iterator[None]:
-        """Turn the driver's errors for a database that went away into one line, and drop the
-        connection so the next call opens a new one."""
+        """Turn the driver's errors for a database that went away into one line. The driver
+        reconnects by itself once the database is back (and a failed first connection is
+        tried again by the next call), so nothing is closed here: other calls may be using it."""
         from neo4j.exceptions import ServiceUnavailable, SessionExpired
 
         try:
             yield
         except (ServiceUnavailable, SessionExpired, ConnectionError) as exc:
-            broken, self._graph = self._graph, None
-            if broken is not None:
-                broken.close()
             raise Neo4jUnavailable(f"Neo4j is not reachable at {self.settings.neo4j_uri_shown} "
                                    f"({type(exc).__name__}); check that it runs") from None
 
@@ -99,12 +108,11 @@ class KnowledgeTools:
             if mode == "tripartite":
                 from tripartite.analysis import Analyzer
                 from tripartite.analysis.extractive import ExtractiveProvider
-                from tripartite.infra.embeddings import MiniLMEmbedder
 
-                extracts_embedder = MiniLMEmbedder(self.settings.cache_dir)
-                with open_runner(self.settings, ExtractiveProvider(extracts_embedder)) as runner:
+                with open_runner(self.settings, ExtractiveProvider(self.extracts_embedder)) as runner:
                     built = question_prompt(self.graph, question, mode, self.embedder,
-                                            analyzer=Analyzer(self.graph, extracts_embedder, runner),
+                                            analyzer=Analyzer(self.graph, self.extracts_embedder, runner,
+                                                              persist_glosses=False),
                                             max_tokens=max_tokens, alpha=chosen.alpha, beta=chosen.beta,
                                             selection=chosen.mode)
             else:
@@ -163,23 +171,32 @@ class KnowledgeTools:
         record = ObjectRecord(wanted, kind, text.splitlines()[0].lstrip("# ").strip()[:120] or wanted, text,
                               f"mcp:{wanted}", hashlib.sha256(f"{kind}\n{text}".encode()).hexdigest())
         with self._writing, self._database():
-            report = add_objects(self.graph, [record], replace=True)
+            if not self.graph.run("analysis/concepts", ontology=None):
+                raise TripartiteError("no ontology is loaded, so there is nothing to analyse an object for; load one "
+                                      "with `tripartite ontology load`")
+            report = add_objects(self.graph, [record], replace=False)  # never takes over another source's id
             stored = (report["added"] or report["changed"] or report["unchanged"])[0]
-            calls = self._analyse(stored)
-            self._select(stored)
-        return {"object_id": stored, "status": "unchanged" if report["unchanged"] else
-                ("changed" if report["changed"] else "added"), "llm_calls": calls,
-                **{k: v for k, v in self.object_prompt(stored).items() if k in ("tokens", "concepts", "references")}}
+            try:
+                calls = self._analyse(stored)
+                self._select(stored)
+            except TripartiteError as exc:
+                raise TripartiteError(f"{exc} (object {stored!r} is stored; adding it again resumes)") from None
+        status = "unchanged" if report["unchanged"] else ("changed" if report["changed"] else "added")
+        built = self.object_prompt(stored)
+        return {"object_id": stored, "status": status, "llm_calls": calls,
+                "note": (f"the id {wanted!r} belongs to another object, so this one is {stored!r}"
+                         if stored != wanted else None),
+                "tokens": built["tokens"], "concepts": built.get("concepts", []), "references": built["references"]}
 
     def _analyse(self, object_id: str) -> int:
         from tripartite.analysis import open_analyzer
         from tripartite.analysis.analyzer import Plan
 
-        with open_analyzer(self.settings, self.graph) as analyzer:
-            if not analyzer.concepts:
-                raise TripartiteError("no ontology is loaded, so there is nothing to analyse the object for; "
-                                      "load one with `tripartite ontology load`")
-            plan = analyzer.plan()
+        from tripartite.infra.locks import run_lock
+
+        with run_lock(self.graph, "analyze", "analyze", lambda message: None), \
+                open_analyzer(self.settings, self.graph) as analyzer:
+            plan = analyzer.plan()  # planned under the lock, as `analyze` does: no call paid twice
             mine = Plan([], [t for t in plan.object_tasks if t.item_id == object_id], {},
                         {object_id: plan.skipped_objects.get(object_id, [])})
             outcome = analyzer.run(mine)

@@ -1,7 +1,8 @@
 """OWL and SKOS in any RDF syntax rdflib reads (RDF/XML, Turtle, N-Triples, JSON-LD).
 
-Terms are OWL classes and SKOS concepts. Parents: rdfs:subClassOf to a named class (not to
-restrictions), skos:broader, and the inverse of skos:narrower. Names: rdfs:label or
+Terms are OWL classes, SKOS concepts and concept schemes. Parents: rdfs:subClassOf to a named
+class (not to restrictions), skos:broader, the inverse of skos:narrower, and a top concept's
+scheme (skos:topConceptOf, skos:hasTopConcept), so a scheme can be the root. Names: rdfs:label or
 skos:prefLabel in the chosen language, else untagged, else any. Exact synonyms:
 oboInOwl:hasExactSynonym and skos:altLabel; related ones: oboInOwl's related, broad and narrow
 synonyms and skos:hiddenLabel. Obsolete: owl:deprecated true (and OBO's "obsolete " labels)."""
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rdflib import OWL, RDF, RDFS, SKOS, BNode, Graph, Literal, Namespace, URIRef
+from rdflib import DC, DCTERMS, OWL, RDF, RDFS, SKOS, BNode, Graph, Literal, Namespace, URIRef
 
 from tripartite.ontology.reader import OntologyError
 from tripartite.ontology.sources import Term, clean
@@ -54,16 +55,20 @@ def _in_language(literals: list[Literal], language: str) -> list[str]:
 
 def read_rdf(path: Path, language: str = "en") -> dict[str, Term]:
     graph = _parse(path)
+    schemes = set(graph.subjects(RDF.type, SKOS.ConceptScheme))
     nodes = (set(graph.subjects(RDF.type, OWL.Class)) | set(graph.subjects(RDF.type, RDFS.Class))
-             | set(graph.subjects(RDF.type, SKOS.Concept)) | set(graph.subjects(RDFS.subClassOf, None)))
+             | set(graph.subjects(RDF.type, SKOS.Concept)) | set(graph.subjects(RDFS.subClassOf, None)) | schemes)
     terms: dict[str, Term] = {}
     for node in nodes:
         if isinstance(node, BNode) or node in (OWL.Thing, OWL.Nothing):
             continue
-        name = _pick(_texts(graph, node, (RDFS.label, SKOS.prefLabel)), language)
+        name = _pick(_texts(graph, node, (RDFS.label, SKOS.prefLabel, DCTERMS.title, DC.title)), language)
         parents = [str(p) for p in graph.objects(node, RDFS.subClassOf) if isinstance(p, URIRef) and p != OWL.Thing]
         parents += [str(p) for p in graph.objects(node, SKOS.broader) if isinstance(p, URIRef)]
         parents += [str(s) for s in graph.subjects(SKOS.narrower, node) if isinstance(s, URIRef)]
+        # A thesaurus's top concepts hang off its scheme, which can then be the root.
+        parents += [str(s) for s in graph.objects(node, SKOS.topConceptOf) if isinstance(s, URIRef)]
+        parents += [str(s) for s in graph.subjects(SKOS.hasTopConcept, node) if isinstance(s, URIRef)]
         deprecated = any(o.toPython() is True for o in _texts(graph, node, (OWL.deprecated,)))
         terms[str(node)] = Term(
             id=str(node), name=name, parents=list(dict.fromkeys(parents)),

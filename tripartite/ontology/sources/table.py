@@ -4,6 +4,7 @@ obsolete (true/yes/1). The simplest way to bring a terminology kept in a spreads
 from __future__ import annotations
 
 import csv
+import io
 import re
 from pathlib import Path
 
@@ -24,8 +25,8 @@ def read_table(path: Path) -> dict[str, Term]:
     except UnicodeDecodeError:
         raise OntologyError(f"{path}: not UTF-8 text; save it as UTF-8 (CSV UTF-8 in a spreadsheet)") from None
     delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
-    rows = csv.DictReader(text.splitlines(), delimiter=delimiter)
-    header = {(h or "").strip().lower() for h in rows.fieldnames or []}
+    rows = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)  # quoted cells may hold newlines
+    header = {(h or "").strip().lower() for h in rows.fieldnames or []} - {""}  # a trailing comma: no column
     if not {"id", "name"} <= header:
         raise OntologyError(f"{path}: the header row must name the columns id and name "
                             f"(and optionally parent, synonyms, related, description, obsolete)")
