@@ -116,12 +116,16 @@ def test_add_object_with_allow_writes_analyses_and_selects_it_once(sample):
             other = await client.call_tool("add_object", {"object_id": "patient-a", "text": text + " Also gout."})
             assert other.structured_content["object_id"] != "patient-a" and "belongs to another" in \
                 other.structured_content["note"]
-            return other.structured_content["object_id"]
-    added_ids = []
+            # Removing objects leaves the distributions stale until the next select: a tool error.
+            ok(["objects", "remove", "note-9", other.structured_content["object_id"]], sample)
+            stale = await client.call_tool("object_prompt", {"object_id": "patient-a"})
+            assert stale.is_error and "run `tripartite select`" in stale.content[0].text
+            ok(["select"], sample)
+            assert not (await client.call_tool("object_prompt", {"object_id": "patient-a"})).is_error
     try:
-        added_ids.append(run(work))
-    finally:  # the module's other tests see the sample as it was
-        ok(["objects", "remove", "note-9", *added_ids], sample)
+        run(work)
+    finally:  # the module's other tests see the sample as it was, whatever happened above
+        invoke(["objects", "remove", "note-9"], sample)
         ok(["select"], sample)
 
 

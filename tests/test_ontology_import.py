@@ -9,7 +9,6 @@ import pytest
 import yaml
 
 from conftest import invoke, ok
-from fake_openai import FakeOpenAI
 from tripartite.ontology.branch import take_branch
 from tripartite.ontology.plugins import resolve
 from tripartite.ontology.reader import OntologyError, parse_ontology
@@ -235,59 +234,3 @@ def test_removing_an_analysed_ontology_takes_what_was_derived_and_a_reload_rebui
     ok(["analyze"], loaded)
     ok(["select"], loaded)
     assert ok(["prompt", "patient-a"], loaded) == before
-
-
-@pytest.mark.neo4j
-def test_offline_draft_proposes_concepts_that_say_where_they_were_seen(loaded, tmp_path):
-    summary = as_json_text(["ontology", "draft", "--name", "drafted", "--out", str(tmp_path), "--concepts", "20"],
-                               loaded)
-    assert summary["how"] == "offline key phrases" and 2 <= summary["concepts"] <= 20
-    data = yaml.safe_load((tmp_path / "drafted" / "ontology.yaml").read_text(encoding="utf-8"))
-    concepts = concepts_of(data)
-    assert {"atrial fibrillation", "heart failure"} <= set(concepts)
-    for concept in concepts.values():
-        assert "chunk(s) in" in concept["seen"][0] and concept["seen"][1:]
-    assert ok(["ontology", "load", str(tmp_path / "drafted")], loaded).startswith("loaded drafted")
-
-
-@pytest.mark.neo4j
-def test_seeded_draft_keeps_the_seed_concepts_the_documents_name(loaded, tmp_path):
-    seed = tmp_path / "seed.csv"
-    seed.write_text("id,name,parent,synonyms\nC0,cardiovascular disease,,\nC1,arrhythmia,C0,\n"
-                    "C2,atrial fibrillation,C1,AF\nC3,ventricular tachycardia,C1,\nC4,vascular disease,C0,\n"
-                    "C5,hypertension,C4,high blood pressure\nC6,aortic dissection,C4,\n", encoding="utf-8")
-    summary = as_json_text(["ontology", "draft", "--name", "seeded", "--out", str(tmp_path), "--seed", str(seed),
-                                "--root", "C0", "--concepts", "5"], loaded)
-    assert summary["seed_unseen"] == 2  # ventricular tachycardia and aortic dissection are not in the sample
-    concepts = concepts_of(yaml.safe_load((tmp_path / "seeded" / "ontology.yaml").read_text(encoding="utf-8")))
-    assert concepts["atrial fibrillation"]["class"] == "arrhythmia"
-    assert "Atrial fibrillation" in " ".join(concepts["atrial fibrillation"]["seen"])
-    assert sum(c["seen"][0].startswith("not in the seed") for c in concepts.values()) <= 5
-
-
-@pytest.mark.neo4j
-def test_draft_with_an_llm_reads_a_sample_and_is_cached(loaded, tmp_path):
-    with FakeOpenAI() as server:
-        env = {**loaded, "OPENAI_BASE_URL": server.base_url, "TRIPARTITE_LLM_MODEL": "fake-chat"}
-        args = ["ontology", "draft", "--name", "llm", "--out", str(tmp_path), "--sample", "12", "--force"]
-        first = as_json_text(args, env)
-        calls = len(server.chat_requests())
-        assert calls == 2 and first["prompt_tokens"] > 0 and first["concepts"] > 0  # 12 chunks, 6 per call
-        second = as_json_text(args, env)
-        assert len(server.chat_requests()) == calls and second["prompt_tokens"] == 0
-    concepts = concepts_of(yaml.safe_load((tmp_path / "llm" / "ontology.yaml").read_text(encoding="utf-8")))
-    assert all(c["seen"][0].startswith("proposed from") for c in concepts.values())
-
-
-@pytest.mark.neo4j
-def test_a_large_ontology_keeps_each_chunk_prompt_bounded(loaded, tmp_path):
-    """600 concepts: the dry run counts calls and tokens, and no chunk is offered more than
-    one call's worth of concepts, nor an object more than three calls'."""
-    rows = ["id,name,parent,synonyms", "R,root,,", "K1,class one,R,", "K2,class two,R,"]
-    rows += [f"T{i},term {i} of heart,{'K1' if i % 2 else 'K2'}," for i in range(600)]
-    table = tmp_path / "large.csv"
-    table.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    ok(["ontology", "import", str(table), "--root", "R", "--name", "large", "--out", str(tmp_path), "--load"], loaded)
-    dry = as_json_text(["analyze", "--dry-run", "--ontology", "large"], loaded)
-    assert dry["pairs"]["naive_calls"] == 600 * 24 and dry["chunk"]["calls"] <= 24
-    assert dry["object"]["calls"] <= 3 * 3 and dry["chunk"]["prompt_tokens"] > 0
