@@ -136,7 +136,8 @@ class Analyzer:
             missing = row["missing"]
             candidates = (self._candidates({**row, "embedding": None}, missing, MAX_OBJECT_CONCEPTS, threshold=None)
                           if self.prefilter and len(missing) > MAX_OBJECT_CONCEPTS else missing)
-            plan.skipped_objects[row["id"]] = [c for c in missing if c not in set(candidates)]
+            offered = set(candidates)
+            plan.skipped_objects[row["id"]] = [c for c in missing if c not in offered]
             fields = {"kind": row["kind"] or "object", "object_id": row["id"]}
             plan.object_tasks += (self._tasks("object", row["id"], row["text"], candidates, **fields) if candidates
                                   else [ExtractionTask("object", row["id"], "", row["text"], ())])

@@ -33,8 +33,9 @@ def mcp_command(app: App, http: str | None, allow_writes: bool) -> None:
     from tripartite.serving.mcp_server import parse_address, serve
 
     token = os.environ.get("TRIPARTITE_MCP_TOKEN") or None
-    if http is not None:
-        host, port = parse_address(http)
+    address = parse_address(http) if http is not None else None
+    if address is not None:
+        host, port = address
         with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
             try:
                 probe.bind((host, port))
@@ -43,7 +44,7 @@ def mcp_command(app: App, http: str | None, allow_writes: bool) -> None:
                                       f"with --http") from None
         click.echo(f"serving MCP at http://{host}:{port}/mcp"
                    + (" (bearer token required)" if token else "") + "; Ctrl-C stops it", err=True)
-    serve(app.settings, http, allow_writes, token)
+    serve(app.settings, address, allow_writes, token)
 
 
 COMMANDS = [mcp_command]

@@ -167,11 +167,9 @@ def ontology_draft(app: App, name: str, out: Path, max_concepts: int, max_classe
     chunks. With --seed FILE --root ID: the seed branch's concepts that the documents name, plus
     new ones in the closest seed class. Each concept says where it was seen."""
     from tripartite.infra.embeddings import make_embedder
-    from tripartite.ontology.plugin_folder import ontology_file, plugin_manifest, write_plugin_folder
-    from tripartite.ontology.reader import ID, OntologyError
+    from tripartite.ontology.plugin_folder import check_name, ontology_file, plugin_manifest, write_plugin_folder
 
-    if not ID.match(name):
-        raise OntologyError(f"--name {name!r} is not a valid ontology name; use letters, digits, '_', '-' or '.'")
+    check_name(name)
     if (seed is None) != (root is None):
         raise click.UsageError("--seed and --root go together: the file and the term whose branch to start from")
     chunks = app.graph.run("ontology/draft_chunks")

@@ -55,6 +55,26 @@ class Candidate:
     def name(self) -> str:
         return self.forms.most_common(1)[0][0]
 
+    def saw(self, chunk: dict) -> bool:
+        """Note that `chunk` uses it; False if that chunk was noted already."""
+        if chunk["id"] in self.chunks:
+            return False
+        self.chunks.add(chunk["id"])
+        self.documents.add(chunk["document"])
+        if place(chunk) not in self.places:
+            self.places.append(place(chunk))
+        return True
+
+    def absorb(self, other: "Candidate") -> None:
+        """Where `other` was seen counts as where this was seen (a synonym, a matching phrase)."""
+        self.chunks |= other.chunks
+        self.documents |= other.documents
+        self.places += [p for p in other.places if p not in self.places]
+
+    def seen(self) -> list[str]:
+        """The `seen:` lines of a drafted concept: how often, then up to MAX_PLACES places."""
+        return [f"{len(self.chunks)} chunk(s) in {len(self.documents)} document(s)", *self.places[:MAX_PLACES]]
+
     def score(self, total_chunks: int) -> float:
         words = len(self.key.split())
         return len(self.chunks) * (1 + math.log(len(self.documents))) * (1 + 0.5 * min(words - 1, 2))
@@ -123,20 +143,9 @@ def gather(chunks: list[dict]) -> tuple[dict[str, Candidate], dict[str, str]]:
                         continue
                     candidate = found.setdefault(_key(text), Candidate(_key(text)))
                     candidate.forms[_surface(text)] += 1
-                    if chunk["id"] not in candidate.chunks:
-                        candidate.chunks.add(chunk["id"])
-                        candidate.documents.add(chunk["document"])
-                        where = place(chunk)
-                        if where not in candidate.places:
-                            candidate.places.append(where)
-                        if not candidate.sentence:
-                            candidate.sentence = sentence.strip()[:240]
+                    if candidate.saw(chunk) and not candidate.sentence:
+                        candidate.sentence = sentence.strip()[:240]
     return found, acronyms
-
-
-def seen_line(candidate: Candidate) -> list[str]:
-    head = f"{len(candidate.chunks)} chunk(s) in {len(candidate.documents)} document(s)"
-    return [head, *candidate.places[:MAX_PLACES]]
 
 
 def ranked(found: dict[str, Candidate], total_chunks: int) -> list[Candidate]:
@@ -212,13 +221,13 @@ def unique_key(name: str, used: set[str]) -> str:
 
 def concept_entry(head: Candidate, synonyms: list[Candidate], used: set[str]) -> dict:
     key = unique_key(head.name, used)
-    places = list(dict.fromkeys(head.places + [p for s in synonyms for p in s.places]))
-    chunks = set(head.chunks).union(*(s.chunks for s in synonyms))
-    documents = set(head.documents).union(*(s.documents for s in synonyms))
+    everywhere = Candidate(head.key, places=list(head.places), chunks=set(head.chunks), documents=set(head.documents))
+    for synonym in synonyms:
+        everywhere.absorb(synonym)
     entry = {"id": key, "name": head.name,
              "synonyms": list(dict.fromkeys(s.name for s in synonyms if s.name.casefold() != head.name.casefold())),
              "description": f"As the documents use it: \"{head.sentence}\"" if head.sentence else "",
-             "seen": [f"{len(chunks)} chunk(s) in {len(documents)} document(s)", *places[:MAX_PLACES]]}
+             "seen": everywhere.seen()}
     return {k: v for k, v in entry.items() if v}
 
 
@@ -261,11 +270,7 @@ def seeded_classes(chunks: list[dict], embed, seed_classes: list[dict], max_new:
         pattern = synonym_pattern(ConceptInfo(concept["id"], concept["name"], tuple(concept.get("synonyms", ())), ""))
         for chunk, text in zip(chunks, lowered):  # a substring test first: thousands of seeds, hundreds of chunks
             if any(term in text for term in terms) and pattern.search(chunk["text"]):
-                hit = hits.setdefault(i, Candidate(concept["id"], Counter({concept["name"]: 1})))
-                hit.chunks.add(chunk["id"])
-                hit.documents.add(chunk["document"])
-                if place(chunk) not in hit.places:
-                    hit.places.append(place(chunk))
+                hits.setdefault(i, Candidate(concept["id"], Counter({concept["name"]: 1}))).saw(chunk)
     candidates = ranked(found, len(chunks))[:max_new * 4]
     vectors = _normalised(np.asarray(embed([c.name for c in candidates]), dtype=np.float32)) if candidates else \
         np.zeros((0, seed_vectors.shape[1]), dtype=np.float32)
@@ -275,10 +280,7 @@ def seeded_classes(chunks: list[dict], embed, seed_classes: list[dict], max_new:
         similarity = seed_vectors @ vector
         best = int(np.argmax(similarity))
         if similarity[best] >= SEED_MATCH_SIMILARITY:
-            hit = hits.setdefault(best, Candidate(seeds[best][1]["id"], Counter({seeds[best][1]["name"]: 1})))
-            hit.chunks |= candidate.chunks
-            hit.documents |= candidate.documents
-            hit.places += [p for p in candidate.places if p not in hit.places]
+            hits.setdefault(best, Candidate(seeds[best][1]["id"], Counter({seeds[best][1]["name"]: 1}))).absorb(candidate)
         else:
             fresh.append((candidate, vector))
     if fresh:
@@ -296,7 +298,7 @@ def seeded_classes(chunks: list[dict], embed, seed_classes: list[dict], max_new:
             if owner is klass and i in hits:  # broader links only to seed concepts that stay
                 broader = [b for b in concept.get("broader", []) if b in kept]
                 members.append({**{k: v for k, v in concept.items() if k != "broader"},
-                                **({"broader": broader} if broader else {}), "seen": seen_line(hits[i])})
+                                **({"broader": broader} if broader else {}), "seen": hits[i].seen()})
         members += [_new(concept_entry(h, s, used)) for h, s, _ in new.get(klass["id"], [])]
         if members:
             classes.append({**klass, "concepts": members})

@@ -8,8 +8,7 @@ from datetime import date
 from pathlib import Path
 
 from tripartite.ontology.branch import Branch, take_branch
-from tripartite.ontology.plugin_folder import ontology_file, plugin_manifest, write_plugin_folder
-from tripartite.ontology.reader import ID, OntologyError
+from tripartite.ontology.plugin_folder import check_name, ontology_file, plugin_manifest, write_plugin_folder
 from tripartite.ontology.sources import read_terms
 
 
@@ -22,8 +21,7 @@ class Imported:
 
 def import_branch(path: Path, root: str, name: str, out: Path, depth: int | None = None,
                   class_level: int = 1, language: str = "en", force: bool = False) -> Imported:
-    if not ID.match(name):
-        raise OntologyError(f"--name {name!r} is not a valid ontology name; use letters, digits, '_', '-' or '.'")
+    check_name(name)
     terms = read_terms(path, language)
     branch = take_branch(terms, root, str(path), class_level=class_level, depth=depth)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]

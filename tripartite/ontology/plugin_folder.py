@@ -10,7 +10,13 @@ from pathlib import Path
 
 import yaml
 
-from tripartite.ontology.reader import OntologyError
+from tripartite.ontology.reader import ID, OntologyError
+
+
+def check_name(name: str) -> None:
+    """A new ontology's name (its folder's, and its concept ids' prefix), before any work."""
+    if not ID.match(name):
+        raise OntologyError(f"--name {name!r} is not a valid ontology name; use letters, digits, '_', '-' or '.'")
 
 
 class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # libyaml when present: thousands of concepts

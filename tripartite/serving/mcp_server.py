@@ -199,22 +199,18 @@ def build_server(settings: Settings, allow_writes: bool = False, token: str | No
     return server, tools
 
 
-def serve(settings: Settings, http: str | None = None, allow_writes: bool = False, token: str | None = None) -> None:
-    """Serve over stdio, or over streamable HTTP at [HOST:]PORT (path /mcp)."""
-    if http is None:
-        server, tools = build_server(settings, allow_writes)
-        try:
-            server.run()
-        finally:
-            tools.close()
-        return
-    host, port = parse_address(http)
-    if not is_loopback(host) and not token:
-        raise TripartiteError(f"serving on {host} reaches beyond this machine; set {TOKEN_VARIABLE} to a secret "
-                              f"that clients send as a bearer token, or bind to 127.0.0.1")
-    server, tools = build_server(settings, allow_writes, token)
+def serve(settings: Settings, address: tuple[str, int] | None = None, allow_writes: bool = False,
+          token: str | None = None) -> None:
+    """Serve over stdio, or over streamable HTTP at (host, port), path /mcp."""
+    if address is not None and not is_loopback(address[0]) and not token:
+        raise TripartiteError(f"serving on {address[0]} reaches beyond this machine; set {TOKEN_VARIABLE} to a "
+                              f"secret that clients send as a bearer token, or bind to 127.0.0.1")
+    server, tools = build_server(settings, allow_writes, token if address is not None else None)
     try:
-        server.run("streamable-http", host=host, port=port)
+        if address is None:
+            server.run()
+        else:
+            server.run("streamable-http", host=address[0], port=address[1])
     finally:
         tools.close()
 
