@@ -72,6 +72,17 @@ def _database_is_empty(target: Neo4jTarget) -> bool:
 
 @pytest.fixture(scope="session")
 def neo4j_target(tmp_path_factory):
+    """The database the tests use (tests empty it before they start, not after: it is wiped
+    once when the session ends)."""
+    for target in _found_target(tmp_path_factory):
+        try:
+            yield target
+        finally:
+            if target.source != "testcontainers" and not target.source.startswith("local server"):
+                wipe(target)  # a server of the session's own goes with it
+
+
+def _found_target(tmp_path_factory):
     env = os.environ
     user = env.get("NEO4J_TEST_USER") or env.get("NEO4J_USER", "neo4j")
     if env.get("NEO4J_TEST_URI"):
@@ -84,7 +95,7 @@ def neo4j_target(tmp_path_factory):
         if not _database_is_empty(target):
             pytest.skip(f"NEO4J_URI={target.uri} holds data and the tests never wipe a user's database; "
                         "set NEO4J_TEST_URI to a disposable database (or unset NEO4J_URI to use the local server)")
-        yield replace(target, disposable=True)  # it was empty: the tests may remove what they write
+        yield replace(target, disposable=True)  # it was empty: the tests remove what they wrote
         return
     if _docker_answers():
         from testcontainers.neo4j import Neo4jContainer
@@ -123,20 +134,82 @@ def wipe(target: Neo4jTarget) -> None:
             driver.execute_query("DROP INDEX $name IF EXISTS", name=record["name"], database_=target.database)
 
 
+def _schema(session) -> frozenset:
+    """The database's constraints and indexes, each as what defines it."""
+    constraints = session.run("SHOW CONSTRAINTS YIELD name, type, labelsOrTypes, properties "
+                              "RETURN name, type, labelsOrTypes AS on, properties").data()
+    indexes = session.run("SHOW INDEXES YIELD name, type, labelsOrTypes, properties, owningConstraint "
+                          "WHERE type <> 'LOOKUP' AND owningConstraint IS NULL "
+                          "RETURN name, type, labelsOrTypes AS on, properties").data()
+    return frozenset((r["name"], r["type"], tuple(r["on"] or ()), tuple(r["properties"] or ()))
+                     for r in constraints + indexes)
+
+
+_migrated_schema: dict[str, frozenset] = {}  # target uri -> what `migrate` makes of an empty database
+
+
+def _migrated(target: Neo4jTarget) -> frozenset:
+    """The schema a full `migrate` leaves (found once per session, on a wiped database)."""
+    if target.uri not in _migrated_schema:
+        from tripartite.infra import migrations
+        from tripartite.infra.graph import Graph
+        from tripartite.infra.paths import migrations_dir
+
+        wipe(target)
+        with target.driver() as driver:
+            migrations.migrate(Graph(driver, target.database), migrations_dir())
+            with driver.session(database=target.database) as session:
+                _migrated_schema[target.uri] = _schema(session)
+    return _migrated_schema[target.uri]
+
+
+def empty(target: Neo4jTarget) -> None:
+    """Empty the database for the next test. One that is fully migrated keeps the migrated
+    schema and its migration history, and so is what `migrate` makes of an empty database
+    (building its indexes again would cost seconds a test); anything else is wiped whole, as is
+    a database that a test gave other indexes (they are dropped)."""
+    assert target.disposable, "refusing to empty a database that was not given for testing"
+    from tripartite.infra import migrations
+    from tripartite.infra.graph import Graph
+    from tripartite.infra.paths import migrations_dir
+
+    expected = _migrated(target)
+    with target.driver() as driver:
+        states = migrations.status(Graph(driver, target.database), migrations_dir())
+        with driver.session(database=target.database) as session:
+            schema = _schema(session)
+            if any(s.state not in ("applied", "optional", "superseded") for s in states) or not expected <= schema:
+                wipe(target)
+                return
+            session.run("MATCH (n) WHERE NOT n:__TripartiteMigration "
+                        "CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
+            for name, kind, _, _ in schema - expected:
+                session.run("DROP CONSTRAINT $name IF EXISTS" if kind in _CONSTRAINT_TYPES else "DROP INDEX $name IF EXISTS",
+                            name=name).consume()
+
+
+_CONSTRAINT_TYPES = {"UNIQUENESS", "NODE_KEY", "RELATIONSHIP_KEY", "NODE_PROPERTY_EXISTENCE",
+                     "RELATIONSHIP_PROPERTY_EXISTENCE", "NODE_PROPERTY_TYPE", "RELATIONSHIP_PROPERTY_TYPE",
+                     "RELATIONSHIP_UNIQUENESS", "NODE_PROPERTY_UNIQUENESS", "RELATIONSHIP_PROPERTY_UNIQUENESS"}
+
+
 @pytest.fixture
-def neo4j_db(neo4j_target):
-    """An empty database for one test, emptied again afterwards."""
-    wipe(neo4j_target)
+def neo4j_db(neo4j_target, request):
+    """An empty database for one test: migrated already (as `migrate` would leave it) unless the
+    test is marked `bare`, which gets one with no schema and no migration history at all. The
+    next test empties it again (and the session's end wipes it)."""
+    if request.node.get_closest_marker("bare"):
+        wipe(neo4j_target)
+    else:
+        empty(neo4j_target)
     yield neo4j_target
-    wipe(neo4j_target)
 
 
 @pytest.fixture(scope="module")
 def module_db(neo4j_target):
-    """An empty database for the read-only tests of one module, built up once by them."""
-    wipe(neo4j_target)
+    """An empty, migrated database for the read-only tests of one module, built up once by them."""
+    empty(neo4j_target)
     yield neo4j_target
-    wipe(neo4j_target)
 
 
 @pytest.fixture

@@ -53,12 +53,14 @@ def answer_judge(prompt: str) -> str:
     return json.dumps({"informed": [cid for cid, name in concepts if name.lower() in text]})
 
 
-def answer_triplets(prompt: str) -> str:
-    """The triplet extraction: capitalised words of the passage are entities, neighbours related."""
+def answer_triplets(prompt: str, types: tuple[str, ...] = ("Thing",)) -> str:
+    """The triplet extraction: capitalised words of the passage are entities (typed in turn from
+    `types`), neighbours related."""
     quoted = prompt.split('"""')
     text = quoted[1] if len(quoted) >= 3 else ""
     names = list(dict.fromkeys(re.findall(r"\b[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\b", text)))[:6]
-    entities = [{"name": n, "type": "Thing", "description": f"{n} appears in the passage."} for n in names]
+    entities = [{"name": n, "type": types[i % len(types)], "description": f"{n} appears in the passage."}
+                for i, n in enumerate(names)]
     relations = [{"source": a, "target": b, "type": "related to", "description": f"{a} and {b} appear together."}
                  for a, b in zip(names, names[1:])]
     return json.dumps({"entities": entities, "relations": relations})
@@ -138,7 +140,8 @@ def answer_by_names(prompt: str) -> str:
 class FakeOpenAI:
     """A real HTTP server speaking the OpenAI API (chat completions, embeddings, models), with
     answers computed from the prompts, and scripted misbehaviour: 429, 500, 400, 401, timeout,
-    malformed, runaway (cut at max_tokens), names (concepts named instead of their ids).
+    malformed, runaway (cut at max_tokens), names (concepts named instead of their ids), reserved
+    (triplet entities typed Concept, Document, ...).
     With structured=True it honours a JSON schema the way constrained decoding does for the
     runner's probe (the enum's value); otherwise it ignores schemas, like a server without
     constrained decoding. `slots` makes it report llama.cpp's /slots."""
@@ -299,6 +302,8 @@ class FakeOpenAI:
             finish = "length"
         elif behaviour == "names":
             content = answer_by_names(prompt)
+        elif behaviour == "reserved":  # entities typed with the labels of the graph's other parts
+            content = answer_triplets(prompt, ("Concept", "Document", "Chunk", "Evidence", "Community"))
         else:
             content = answer(prompt)
         return (200, {

@@ -17,6 +17,7 @@ def invoke(args, env):
     return CliRunner().invoke(cli, args, env=env)
 
 
+@pytest.mark.bare
 def test_migrate_status_then_apply_then_nothing(neo4j_db, tmp_path):
     env = cli_env(neo4j_db, tmp_path)
     before = invoke(["migrate", "--status", "--json"], env)
@@ -60,6 +61,7 @@ def test_doctor_passes_on_a_migrated_database(neo4j_db, tmp_path):
     assert "the Cypher scripts, as [selection] engine asks" in detail
 
 
+@pytest.mark.bare
 def test_doctor_flags_pending_migrations(neo4j_db, tmp_path):
     result = invoke(["doctor"], cli_env(neo4j_db, tmp_path))
     assert result.exit_code == 1

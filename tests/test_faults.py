@@ -271,6 +271,7 @@ def test_a_line_without_spaces_is_cut_into_bounded_chunks(env, driver, tmp_path)
     assert records[0]["n"] >= 100 and records[0]["longest"] <= 1600
 
 
+@pytest.mark.bare
 def test_a_malformed_directive_stops_the_migration(neo4j_db, driver, tmp_path):
     folder = tmp_path / "migrations"
     folder.mkdir()
@@ -419,6 +420,7 @@ def test_the_http_port_given_as_the_bolt_uri_is_named(env, tmp_path):
     assert "is not a Bolt URI" in one_error_line(invoke(["documents", "list"], {**env, "NEO4J_URI": "https://x:1"}))
 
 
+@pytest.mark.bare
 def test_two_migrations_at_once_leave_one_history(neo4j_db, driver, tmp_path):
     env = {**os.environ, **cli_env(neo4j_db, tmp_path)}
     command = [sys.executable, "-m", "tripartite", "migrate"]
@@ -432,6 +434,7 @@ def test_two_migrations_at_once_leave_one_history(neo4j_db, driver, tmp_path):
     assert sum("applied V001" in out for out in outputs) == 1
 
 
+@pytest.mark.bare
 def test_doctor_says_what_to_do_about_an_edited_migration(neo4j_db, tmp_path):
     folder = tmp_path / "migrations"
     folder.mkdir()

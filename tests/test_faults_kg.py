@@ -10,7 +10,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from conftest import cli_env, kill_when, wipe
+from conftest import cli_env, empty, kill_when
 from fake_openai import FakeOpenAI
 from tripartite.kg.extractive import TripletExtractor
 from tripartite.cli import cli
@@ -160,10 +160,10 @@ def test_a_graph_built_in_steps_equals_one_built_at_once(env, driver, tmp_path, 
     invoke(["kg", "extract"], env)
     invoke(["kg", "communities", "--min-size", "3"], env)
     removed = dump(driver)
-    wipe(neo4j_db)
+    empty(neo4j_db)
     build(env, first, GUIDELINES / "hypertension.md")
     assert dump(driver) == in_steps
-    wipe(neo4j_db)
+    empty(neo4j_db)
     build(env, first)
     assert dump(driver) == removed
 
@@ -174,7 +174,7 @@ def test_an_interrupted_extraction_resumes_to_what_an_uninterrupted_one_makes(en
         build(model, GUIDELINES, communities=False)
         whole = dump(driver)
         prompts = sorted(r["body"]["messages"][0]["content"] for r in server.chat_requests())
-        wipe(neo4j_db)
+        empty(neo4j_db)
         server.requests.clear()
         fresh = {**model, "TRIPARTITE_LLM_CACHE": str(tmp_path / "another-cache.sqlite")}
         for args in (["migrate"], ["ingest", str(GUIDELINES)], ["ontology", "load", "cardiology"]):
@@ -273,6 +273,48 @@ def test_a_global_query_embeds_only_itself(env, neo4j_db):
         found = global_search(Graph(driver, neo4j_db.database), "What lowers the risk of a stroke?",
                               Counting(load_settings().cache_dir), LLMRunner(PointRanker(), None))
     assert found["prompt"] and Counting.texts == 1
+
+
+# ---- entity types that name other parts of the graph -----------------------------------------------
+def test_analyze_beside_a_triplet_graph_whose_types_name_the_other_parts(env, driver, tmp_path):
+    """A model types entities Concept, Document, Chunk, Evidence, Community: none becomes that
+    label, so analyze (a dry run, a run, a run after a new document, a batch) reads only the
+    ontology's concepts, and kg status counts only real concept links."""
+    from tripartite.kg.schema import RESERVED_LABELS
+
+    invoke(["migrate"], env)
+    invoke(["ingest", str(GUIDELINES)], env)
+    invoke(["ontology", "load", "cardiology"], env)
+    invoke(["objects", "add", str(samples_dir() / "objects"), "--kind", "anamnesis"], env)
+    with FakeOpenAI(structured=True) as server:
+        model = {**env, "OPENAI_BASE_URL": server.base_url, "TRIPARTITE_LLM_MODEL": "fake-chat",
+                 "OPENAI_API_KEY": "sk-test"}
+        server.always = "reserved"
+        invoke(["kg", "extract"], model)
+        server.always = None
+        typed = one(driver, """MATCH (e:__Entity__) RETURN count(e) AS all,
+            count(CASE WHEN any(l IN labels(e) WHERE l IN $reserved) THEN 1 END) AS reserved,
+            count(CASE WHEN e:ConceptEntity THEN 1 END) AS concept_typed""", reserved=sorted(RESERVED_LABELS))
+        assert typed["all"] > 0 and typed["reserved"] == 0 and typed["concept_typed"] > 0, typed
+        status = json.loads(invoke(["kg", "status", "--json"], env).output)
+        links = one(driver, "MATCH (:__Entity__)-[l:IS_CONCEPT]->(c:Concept) WHERE c.id IS NOT NULL RETURN count(l) AS n")
+        assert status["concept_links"] == links["n"]
+        concepts = one(driver, "MATCH (c:Concept) RETURN count(c) AS n, count(c.id) AS with_id")
+        assert concepts["n"] == concepts["with_id"]  # every Concept is the ontology's
+
+        dry = json.loads(invoke(["analyze", "--dry-run", "--json"], env).output)
+        assert dry["chunk"]["calls"] > 0 and dry["object"]["calls"] > 0
+        invoke(["analyze"], env)
+        extra = tmp_path / "palpitations.md"
+        extra.write_text("# Palpitations\n\nPalpitations with atrial fibrillation call for an ECG and a "
+                         "review of anticoagulation.\n", encoding="utf-8")
+        invoke(["ingest", str(extra)], env)
+        invoke(["analyze"], env)
+        patient = tmp_path / "patient-z.md"
+        patient.write_text("Palpitations and atrial fibrillation; takes an anticoagulant.\n", encoding="utf-8")
+        invoke(["objects", "add", str(patient), "--kind", "anamnesis"], env)
+        sent = json.loads(invoke(["analyze", "--batch", "--json"], model).output)
+        assert sent["id"] and sent["requests"] > 0, sent
 
 
 # ---- who made what -------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from fake_openai import FakeOpenAI
 from tripartite.cli import cli
 from tripartite.infra.llm.tasks import InvalidAnswer
 from tripartite.infra.paths import samples_dir
-from tripartite.kg.schema import entity_key, normal_name, parse_triplets, relation_type, type_label
+from tripartite.kg.schema import RESERVED_LABELS, entity_key, normal_name, parse_triplets, relation_type, type_label
 
 pytestmark = pytest.mark.neo4j
 
@@ -50,6 +50,10 @@ def test_names_and_types_normalise():
     assert normal_name("  Atrial  Fibrillation. ") == "atrial fibrillation"
     assert entity_key("Neo4j", "graph database") == entity_key("neo4j", "Graph Database") == "neo4j|GraphDatabase"
     assert type_label("") == "Thing" and relation_type("works with") == "WORKS_WITH"
+    # A type named like another part's label never becomes that label (an entity typed "Concept"
+    # would pass for an ontology concept, and the analysis would read it).
+    assert {type_label(label) for label in RESERVED_LABELS} == {f"{label}Entity" for label in RESERVED_LABELS}
+    assert type_label("concept") == "ConceptEntity" and type_label("concept class") == "ConceptClassEntity"
     parsed = parse_triplets('{"entities": [{"name": "A", "type": "T"}, {"name": "B"}], '
                             '"relations": [{"source": "a", "target": "B", "type": "uses"}]}')
     assert [e["type"] for e in parsed["entities"]] == ["T", "Thing"] and parsed["relations"][0]["source"] == "a"

@@ -24,12 +24,10 @@ TOOLS = {"search", "object_prompt", "trace_chunk", "list_objects", "list_ontolog
 @pytest.fixture(scope="module")
 def sample(neo4j_target, tmp_path_factory):
     """The sample analysed and selected, once for the module (the tests only read, but one)."""
-    from conftest import wipe
+    from conftest import empty
 
-    wipe(neo4j_target)
-    env = load_sample(cli_env(neo4j_target, tmp_path_factory.mktemp("mcp")), ["analyze"], ["select"])
-    yield env
-    wipe(neo4j_target)
+    empty(neo4j_target)
+    yield load_sample(cli_env(neo4j_target, tmp_path_factory.mktemp("mcp")), ["analyze"], ["select"])
 
 
 def stdio(env: dict, *flags: str) -> StdioServerParameters:

