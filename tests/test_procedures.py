@@ -45,6 +45,12 @@ def test_prompt_procedure_equals_the_cli_script(driver, neo4j_db):
         time.sleep(0.5)
     assert [r.data() for r in got] == expected
     assert [c["concept_id"] for c in expected] == ["c0", "c1"]
+    # The paper's classification graph: every candidate, selected or not, as the script lists it.
+    listed = graph.run("selection/candidates", object_ids=["o0"])
+    candidates, _, _ = driver.execute_query("CALL custom.tripartite.candidates(['o0'])", database_=neo4j_db.database)
+    assert sorted((r["concept_id"], r["chunk_id"], r["score"], r["percentile"], r["selected"]) for r in candidates) \
+        == sorted((r["concept_id"], r["chunk_id"], r["w"], r["p"], r["selected"]) for r in listed)
+    assert len(listed) == 3  # o0: c0 in t0 and t1, c1 in t1
     # The optional budget argument reaches the same script.
     budgeted, _, _ = driver.execute_query("CALL custom.tripartite.prompt($id, 1)", id="o0", database_=neo4j_db.database)
     assert [r.data() for r in budgeted] == prompt_material(graph, "o0", max_per_concept=1, **defaults)

@@ -4,7 +4,7 @@
   server that takes no plugins (Aura);
 - plugin: the same steps as procedures of the plugin built from procedures/ (Java), which
   reads each embedding once and writes only what changed; its results equal the scripts'
-  (tests/test_procedures_plugin.py compares them).
+  (tests/test_selection.py runs its tests on both paths).
 
 Chosen per run: the plugin when the server has it in the very version these sources build
 (its tripartite.selection.version() is their hash), else the scripts. `[selection] engine`
