@@ -1,9 +1,11 @@
 """Selection benchmark at a million candidates: the full recompute on each path (the Cypher
 scripts and the procedure plugin), a re-run with nothing changed, one new object at a time, a
 change of alpha or beta, prompt building, and what the selection adds to the store; each next
-to the NumPy reference on the same data.
+to the NumPy reference on the same data, which the whole graph must equal after the full runs,
+the additions and the removals.
 
     python bench/selection_bench.py [--objects 250] [--concepts 25] [--per-object 20] [--chunks-per-concept 200]
+                                    [--new-objects 5] [--removed-objects 3]
 
 Candidates = objects x per-object concepts x chunks per concept (defaults: 1,000,000). Runs
 against a throwaway local Neo4j (with the plugin `tripartite server start` builds); prints a
@@ -42,6 +44,7 @@ from tripartite.infra.graph import Graph
 from tripartite.infra.paths import migrations_dir
 from tripartite.infra.server.local import LocalServer
 from tripartite.selection import select, tripartite_prompt
+from tripartite.selection.run import remove_objects
 from tripartite.selection.engine import Engine, choose
 
 DIMS = 384
@@ -148,6 +151,7 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=2000)
     parser.add_argument("--prompts", type=int, default=40)
     parser.add_argument("--new-objects", type=int, default=5)
+    parser.add_argument("--removed-objects", type=int, default=3)
     args = parser.parse_args()
     rng = np.random.default_rng(11)
     settings = load_settings(env={})
@@ -253,6 +257,18 @@ def main() -> None:
                 np_incremental.append(timed(lambda: numpy_select(np_concerns, mentions, 0.9, 0.5,
                                                                  only_concepts=set(new_concepts))))
 
+            # Objects removed (as `objects remove` does), then the select that rebuilds the
+            # distributions they were in.
+            gone = objects[:args.removed_objects]
+            present = objects[args.removed_objects:]
+            remove_objects(graph, gone)
+            times["removal"] = timed(lambda: select(graph, 0.9, 0.5, object_ids=[], engine=active,
+                                                    on_step=record("after removal")))
+            for c, (objs, vs) in list(np_concerns.items()):
+                keep = [i for i, o in enumerate(objs) if o not in gone]
+                np_concerns[c] = ([objs[i] for i in keep], vs[keep])
+            removed_candidates = sum(args.chunks_per_concept for o in gone for _ in per_object[o])
+
             # Against NumPy on the whole graph: the scores to within float32's reach, the
             # classification exactly (see the module doc).
             records, _, _ = driver.execute_query(
@@ -273,19 +289,19 @@ def main() -> None:
                 off += int((np.abs(mine - theirs) > 5e-6).sum())  # a unit is 1e-5, give or take float32's 1e-8
                 total += mine.size
                 server_scores[c] = (objs, chunks_c, mine)
-            scores_agree = worst < 1.5e-5 and total == candidates + sum(args.chunks_per_concept * args.per_object
-                                                                          for _ in range(args.new_objects))
+            scores_agree = worst < 1.5e-5 and total == candidates - removed_candidates + sum(
+                args.chunks_per_concept * args.per_object for _ in range(args.new_objects))
             expected = numpy_classify(server_scores, 0.9, 0.5)
             got = stored_selection(driver)
             agree = paper(got) == paper(expected)
             floor_agrees = got == expected
             selected = sum(len(v[0]) for v in expected.values())
 
-            for o in objects[-3:]:  # warm-up: the server compiles and caches the query plans
+            for o in present[-3:]:  # warm-up: the server compiles and caches the query plans
                 tripartite_prompt(graph, o, "Q?")
             # The prompt as text (what reaches an LLM), and as JSON with each extract's P_c(w).
             timings, with_p, cited = [], [], []
-            for o in objects[:args.prompts]:
+            for o in present[:args.prompts]:
                 started = time.perf_counter()
                 built = tripartite_prompt(graph, o, "Q?", percentiles=False)
                 timings.append(time.perf_counter() - started)
@@ -294,7 +310,7 @@ def main() -> None:
             p50, p95 = statistics.median(timings), float(np.percentile(timings, 95))
             result, _ = numpy_select(np_concerns, mentions, 0.9, 0.5)
             np_timings = []
-            for o in objects[:args.prompts]:
+            for o in present[:args.prompts]:
                 started = time.perf_counter()
                 picked = []
                 for c in per_object[o]:
@@ -308,7 +324,7 @@ def main() -> None:
     print(f"\nSelection benchmark: {candidates:,} candidates ({args.objects} objects x {args.per_object} concepts x "
           f"{args.chunks_per_concept} chunks), 384-dim extracts; graph written in {setup:.1f} s; selection steps by "
           f"{active.reason}\n")
-    print(f"After the full runs and {args.new_objects} incremental additions, on the whole graph "
+    print(f"After the full runs, {args.new_objects} incremental additions and {len(gone)} removals, on the whole graph "
           f"({all_candidates:,} candidates):\n")
     print(f"- scores: Cypher's {'agree with' if scores_agree else 'DIFFER FROM'} NumPy's to within 1e-5 "
           f"({off:,} of {all_candidates:,} differ in the 5th decimal, at most by {worst:.0e}: float32 sums)")
@@ -335,6 +351,8 @@ def main() -> None:
           f"{times['rerun'] / np_full:.1f}x | |")
     print(f"| one new object, incremental (median of {len(incremental)}; max) | {inc50:.2f} s; {max(incremental):.2f} s | "
           f"{statistics.median(np_incremental):.2f} s | {inc50 / statistics.median(np_incremental):.1f}x | <= 0.5 s |")
+    print(f"| {len(gone)} objects removed, then select (their concepts' distributions rebuilt) | "
+          f"{times['removal']:.2f} s | | | |")
     print(f"| alpha 0.9 to 0.8, reclassification only (and back) | {times['alpha']:.2f} s ({times['alpha back']:.2f} s) "
           f"| | | <= 2 s |")
     print(f"| prompt build p50 / p95 | {p50 * 1000:.0f} / {p95 * 1000:.0f} ms | {np_p50 * 1000:.2f} ms | "
