@@ -165,7 +165,7 @@ def test_eval_refuses_a_database_holding_other_documents(neo4j_db, tmp_path, dri
     assert records[0]["n"] == 0  # refused before writing anything
     assert not (tmp_path / "out").exists()
 
-    reset = invoke(eval_args(tmp_path / "out", "--reset"), env)
+    reset = invoke(eval_args(tmp_path / "out", "--reset", "--search", "none"), env)  # what --reset does, not search
     assert reset.exit_code == 0, reset.output
     assert "Tripartite" in reset.output and "met" in reset.output
     records, _, _ = driver.execute_query("MATCH (d:Document) RETURN collect(d.id) AS ids")
