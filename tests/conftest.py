@@ -70,24 +70,23 @@ def _database_is_empty(target: Neo4jTarget) -> bool:
     return nodes[0]["n"] == 0 and constraints[0]["n"] == 0
 
 
+def _wiped_at_the_end(target: Neo4jTarget):
+    """A database the session does not own: tests empty it before they start, not after, so
+    it is wiped once when the session ends."""
+    try:
+        yield target
+    finally:
+        wipe(target)
+
+
 @pytest.fixture(scope="session")
 def neo4j_target(tmp_path_factory):
-    """The database the tests use (tests empty it before they start, not after: it is wiped
-    once when the session ends)."""
-    for target in _found_target(tmp_path_factory):
-        try:
-            yield target
-        finally:
-            if target.source != "testcontainers" and not target.source.startswith("local server"):
-                wipe(target)  # a server of the session's own goes with it
-
-
-def _found_target(tmp_path_factory):
     env = os.environ
     user = env.get("NEO4J_TEST_USER") or env.get("NEO4J_USER", "neo4j")
     if env.get("NEO4J_TEST_URI"):
-        yield Neo4jTarget(env["NEO4J_TEST_URI"], user, env.get("NEO4J_TEST_PASSWORD", env.get("NEO4J_PASSWORD", "")),
-                          env.get("NEO4J_TEST_DATABASE", "neo4j"), "NEO4J_TEST_URI", disposable=True)
+        yield from _wiped_at_the_end(Neo4jTarget(
+            env["NEO4J_TEST_URI"], user, env.get("NEO4J_TEST_PASSWORD", env.get("NEO4J_PASSWORD", "")),
+            env.get("NEO4J_TEST_DATABASE", "neo4j"), "NEO4J_TEST_URI", disposable=True))
         return
     if env.get("NEO4J_URI"):
         target = Neo4jTarget(env["NEO4J_URI"], user, env.get("NEO4J_PASSWORD", ""),
@@ -95,7 +94,7 @@ def _found_target(tmp_path_factory):
         if not _database_is_empty(target):
             pytest.skip(f"NEO4J_URI={target.uri} holds data and the tests never wipe a user's database; "
                         "set NEO4J_TEST_URI to a disposable database (or unset NEO4J_URI to use the local server)")
-        yield replace(target, disposable=True)  # it was empty: the tests remove what they wrote
+        yield from _wiped_at_the_end(replace(target, disposable=True))  # it was empty: the tests remove what they wrote
         return
     if _docker_answers():
         from testcontainers.neo4j import Neo4jContainer
@@ -135,13 +134,14 @@ def wipe(target: Neo4jTarget) -> None:
 
 
 def _schema(session) -> frozenset:
-    """The database's constraints and indexes, each as what defines it."""
+    """The database's constraints and indexes, each as what defines it: (CONSTRAINT or INDEX,
+    name, type, labels or types, properties)."""
     constraints = session.run("SHOW CONSTRAINTS YIELD name, type, labelsOrTypes, properties "
-                              "RETURN name, type, labelsOrTypes AS on, properties").data()
+                              "RETURN 'CONSTRAINT' AS kind, name, type, labelsOrTypes AS on, properties").data()
     indexes = session.run("SHOW INDEXES YIELD name, type, labelsOrTypes, properties, owningConstraint "
                           "WHERE type <> 'LOOKUP' AND owningConstraint IS NULL "
-                          "RETURN name, type, labelsOrTypes AS on, properties").data()
-    return frozenset((r["name"], r["type"], tuple(r["on"] or ()), tuple(r["properties"] or ()))
+                          "RETURN 'INDEX' AS kind, name, type, labelsOrTypes AS on, properties").data()
+    return frozenset((r["kind"], r["name"], r["type"], tuple(r["on"] or ()), tuple(r["properties"] or ()))
                      for r in constraints + indexes)
 
 
@@ -183,14 +183,8 @@ def empty(target: Neo4jTarget) -> None:
                 return
             session.run("MATCH (n) WHERE NOT n:__TripartiteMigration "
                         "CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
-            for name, kind, _, _ in schema - expected:
-                session.run("DROP CONSTRAINT $name IF EXISTS" if kind in _CONSTRAINT_TYPES else "DROP INDEX $name IF EXISTS",
-                            name=name).consume()
-
-
-_CONSTRAINT_TYPES = {"UNIQUENESS", "NODE_KEY", "RELATIONSHIP_KEY", "NODE_PROPERTY_EXISTENCE",
-                     "RELATIONSHIP_PROPERTY_EXISTENCE", "NODE_PROPERTY_TYPE", "RELATIONSHIP_PROPERTY_TYPE",
-                     "RELATIONSHIP_UNIQUENESS", "NODE_PROPERTY_UNIQUENESS", "RELATIONSHIP_PROPERTY_UNIQUENESS"}
+            for kind, name, *_ in schema - expected:  # kind is CONSTRAINT or INDEX
+                session.run(f"DROP {kind} $name IF EXISTS", name=name).consume()
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from conftest import cli_env, empty, kill_when
+from conftest import cli_env, empty, kill_when, load_sample
 from fake_openai import FakeOpenAI
 from tripartite.kg.extractive import TripletExtractor
 from tripartite.cli import cli
@@ -282,10 +282,7 @@ def test_analyze_beside_a_triplet_graph_whose_types_name_the_other_parts(env, dr
     ontology's concepts, and kg status counts only real concept links."""
     from tripartite.kg.schema import RESERVED_LABELS
 
-    invoke(["migrate"], env)
-    invoke(["ingest", str(GUIDELINES)], env)
-    invoke(["ontology", "load", "cardiology"], env)
-    invoke(["objects", "add", str(samples_dir() / "objects"), "--kind", "anamnesis"], env)
+    load_sample(env)
     with FakeOpenAI(structured=True) as server:
         model = {**env, "OPENAI_BASE_URL": server.base_url, "TRIPARTITE_LLM_MODEL": "fake-chat",
                  "OPENAI_API_KEY": "sk-test"}

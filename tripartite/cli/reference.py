@@ -22,9 +22,10 @@ def _commands(command: click.Command, path: tuple[str, ...]):
 
 
 def _section(path: tuple[str, ...], command: click.Command) -> list[str]:
-    context = click.Context(command, info_name=" ".join(("tripartite", *path)))
-    usage = " ".join(command.collect_usage_pieces(context))
-    lines = [f"### `tripartite {' '.join(path)}`", "", f"`tripartite {' '.join(path)} {usage}`".rstrip("` ") + "`", ""]
+    name = " ".join(("tripartite", *path))
+    context = click.Context(command, info_name=name)
+    usage = " ".join([name, *command.collect_usage_pieces(context)])
+    lines = [f"### `{name}`", "", f"`{usage}`", ""]
     help_text = (command.help or "").strip()
     if help_text:
         lines += [" ".join(help_text.split("\n\n")[0].split()), ""]
