@@ -113,11 +113,11 @@ def stored_floor(driver) -> set:
     return {(r["object_id"], r["concept_id"], r["chunk_id"]) for r in candidates(Graph(driver, "neo4j")) if r["best"]}
 
 
-def prompted(driver, objects, selection: str, **options) -> dict:
+def prompted(driver, objects, selection: str, engine: Engine | None = None, **options) -> dict:
     """What prompt_material chose for each object: (object, concept) -> {chunk: reason}."""
     out = {}
     for o in objects:
-        for row in prompt_material(Graph(driver, "neo4j"), o, selection=selection, **options):
+        for row in prompt_material(Graph(driver, "neo4j"), o, selection=selection, engine=engine, **options):
             if row["evidence"]:
                 out[(o, row["concept_id"])] = {e["chunk_id"]: e["reason"] for e in row["evidence"]}
     return out
@@ -158,7 +158,7 @@ def selection_db(neo4j_target):
 
 def clear(driver):
     driver.execute_query("MATCH (n) WHERE n:Object OR n:Concept OR n:Chunk OR n:Evidence OR n:ScoreDistribution "
-                         "OR n:ScoreBin OR n:SelectionState OR n:InputsVersion DETACH DELETE n")
+                         "OR n:ScoreBin OR n:SelectionState OR n:InputsVersion OR n:Document OR n:Section DETACH DELETE n")
 
 
 vectors = st.lists(st.integers(-1, 1), min_size=3, max_size=3).filter(lambda v: any(v))
@@ -487,7 +487,7 @@ def budget_reference(concerns, mentions, texts, tokens, alpha, beta, fixed, max_
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(graph=tripartite_graphs(), data=st.data())
-def test_budget_equals_its_reference_on_random_graphs(selection_db, graph, data):
+def test_budget_equals_its_reference_on_random_graphs(selection_db, engine, graph, data):
     concerns, mentions, alpha, beta = graph
     clear(selection_db)
     write_graph(selection_db, concerns, mentions)
@@ -497,12 +497,29 @@ def test_budget_equals_its_reference_on_random_graphs(selection_db, graph, data)
     selection_db.execute_query("""UNWIND $rows AS row MATCH (:Concept {id: row.c})-[m:MENTIONED_IN]->(:Chunk {id: row.t})
         SET m.summary = row.text, m.tokens = row.tokens""",
                                rows=[{"c": c, "t": t, "text": texts[(c, t)], "tokens": tokens[(c, t)]} for c, t in mentions])
-    select(Graph(selection_db, "neo4j"), alpha, beta)
+    select(Graph(selection_db, "neo4j"), alpha, beta, engine=engine)
     fixed = data.draw(st.integers(0, 40))
     budget = data.draw(st.integers(0, 400))
-    got = {(o, c, t) for (o, c), chunks in prompted(selection_db, sorted({o for o, _ in concerns}), "floor",
-                                                    max_tokens=budget, fixed_tokens=fixed).items() for t in chunks}
+    objects = sorted({o for o, _ in concerns})
+    got = {(o, c, t) for (o, c), chunks in prompted(selection_db, objects, "floor", engine, max_tokens=budget,
+                                                    fixed_tokens=fixed).items() for t in chunks}
     assert got == budget_reference(concerns, mentions, texts, tokens, alpha, beta, fixed, budget)
+    if engine.name == "plugin":  # the procedure's rows are the script's, whatever the options and references
+        titles = ["Doc", "Ärzte – Leitlinie", "😀 notes", "心衰指南"]
+        selection_db.execute_query("""UNWIND $rows AS row MATCH (t:Chunk {id: row.t})
+            MERGE (d:Document {id: row.title}) SET d.title = row.title MERGE (t)-[:FROM_DOCUMENT]->(d)
+            WITH t, row WHERE row.path IS NOT NULL
+            MERGE (s:Section {id: row.t + '-section'}) SET s.path = row.path, t.section_id = s.id""",
+                                   rows=[{"t": t, "title": (title := data.draw(st.sampled_from(titles))),
+                                          "path": data.draw(st.sampled_from([None, [title, "Teil ü"], ["Other", "Sub"]]))}
+                                         for t in sorted({t for _, t in mentions})])
+        options = data.draw(st.fixed_dictionaries({
+            "selection": st.sampled_from(["floor", "paper"]), "max_per_concept": st.none() | st.integers(0, 3),
+            "max_tokens": st.none() | st.integers(0, 400), "tokens_per_concept": st.none() | st.integers(0, 80)}))
+        graph_db = Graph(selection_db, "neo4j")
+        for o in objects:
+            assert (prompt_material(graph_db, o, fixed_tokens=fixed, engine=engine, **options)
+                    == prompt_material(graph_db, o, fixed_tokens=fixed, engine=Engine("cypher", "test"), **options))
 
 
 def test_budget_never_takes_a_concepts_last_extract_while_another_has_two(selection_db):

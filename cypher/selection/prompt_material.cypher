@@ -93,4 +93,4 @@ CALL (cited) {
 OPTIONAL MATCH (ontology:Ontology {id: c.ontology})
 RETURN o.id AS object_id, o.kind AS kind, c.id AS concept_id, c.name AS name, summary, evidence, budget, dropped,
        CASE WHEN ontology.question <> '' THEN ontology.question END AS question
-ORDER BY name;
+ORDER BY name, concept_id;

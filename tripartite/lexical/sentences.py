@@ -23,6 +23,9 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 
 def split_paragraphs(text: str) -> list[str]:
     """Blocks separated by blank lines; list items, table rows and fenced code stay whole."""
+    lines = text.splitlines()
+    if len(lines) <= 1:  # one line is one block (most extracts): no scan
+        return [text.strip()] if text.strip() else []
     blocks: list[str] = []
     current: list[str] = []
     in_code = False
@@ -32,7 +35,7 @@ def split_paragraphs(text: str) -> list[str]:
             blocks.append("\n".join(current).strip())
             current.clear()
 
-    for line in text.splitlines():
+    for line in lines:
         if _FENCE.match(line):
             if in_code:
                 current.append(line)

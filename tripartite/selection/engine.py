@@ -1,4 +1,5 @@
-"""Which path runs the selection's three steps (score, distribution, classify).
+"""Which path runs the selection's three steps (score, distribution, classify) and a prompt's
+material (prompt_material).
 
 - cypher: the scripts in cypher/selection/, the readable reference, and the only path on a
   server that takes no plugins (Aura);
@@ -44,6 +45,14 @@ def plugin_version(graph: Graph) -> str | None:
     except ClientError:  # an unknown function: no plugin, or one older than version()
         return None
     return row["version"] if row else None
+
+
+def for_prompts(graph: Graph, forget: bool = False) -> Engine:
+    """The path a prompt's material takes: choose(graph), asked once per Graph, since a prompt
+    should not pay a round trip for it (`forget`: ask again, when the server lost the plugin)."""
+    if forget or "engine" not in graph.known:
+        graph.known["engine"] = choose(graph)
+    return graph.known["engine"]
 
 
 def choose(graph: Graph, setting: str = "auto") -> Engine:

@@ -9,11 +9,15 @@ referenced by its number; references are numbered once per chunk.
 """
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
+
 from tripartite.infra.config import question_or_default
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
-from tripartite.infra.tokens import count_tokens
+from tripartite.infra.tokens import count_prompt_tokens, count_tokens
 from tripartite.lexical.sentences import sentences_of
+from tripartite.selection.engine import Engine, for_prompts
 
 SELECTIONS = ("floor", "paper")
 PREAMBLE = ("Object {object_id}: what it says about each concept, and what the reference documents say about "
@@ -54,11 +58,21 @@ def why_no_prompt(graph: Graph, object_id: str) -> str:
 
 def prompt_material(graph: Graph, object_id: str, max_per_concept: int | None = None, selection: str = "floor",
                     max_tokens: int | None = None, fixed_tokens: int = 0,
-                    tokens_per_concept: int | None = None) -> list[dict]:
-    """Each concept of the object with its chosen evidence in reading order (see the script)."""
-    return graph.run("selection/prompt_material", object_id=object_id, max_per_concept=max_per_concept,
-                     selection=selection, max_tokens=max_tokens, fixed_tokens=fixed_tokens,
-                     tokens_per_concept=tokens_per_concept)
+                    tokens_per_concept: int | None = None, engine: Engine | None = None) -> list[dict]:
+    """Each concept of the object with its chosen evidence in reading order (see the script;
+    the plugin's procedure where the server has it, engine.for_prompts)."""
+    from neo4j.exceptions import ClientError
+
+    params = dict(object_id=object_id, max_per_concept=max_per_concept, selection=selection, max_tokens=max_tokens,
+                  fixed_tokens=fixed_tokens, tokens_per_concept=tokens_per_concept)
+    chosen = engine or for_prompts(graph)
+    try:
+        return graph.run(chosen.script("prompt_material"), **params)
+    except ClientError as error:
+        if engine is not None or chosen.name != "plugin" or "ProcedureNotFound" not in (error.code or ""):
+            raise
+        # The server was restarted without the plugin since this Graph asked: ask again.
+        return graph.run(for_prompts(graph, forget=True).script("prompt_material"), **params)
 
 
 def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None, max_per_concept: int | None = None,
@@ -73,25 +87,38 @@ def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None,
     not show it, and it costs a query)."""
     if selection not in SELECTIONS:
         raise TripartiteError(f"selection {selection!r} is unknown; use one of {', '.join(SELECTIONS)}")
-    alpha, beta = check_fresh(graph, object_id)
     budgeted = max_tokens is not None or tokens_per_concept is not None
-    if question is None and budgeted:  # its size is part of the budget: know it first
-        found = graph.one("objects/object_question", object_id=object_id)
-        question = question_or_default(None, found["question"] if found else None)
-    def attempt(budget: int | None) -> tuple[dict, int, int | None]:
+
+    def material(budget: int | None) -> list[dict]:
         nonlocal question
+        if question is None and budgeted:  # its size is part of the budget: know it first
+            found = graph.one("objects/object_question", object_id=object_id)
+            question = question_or_default(None, found["question"] if found else None)
         fixed = count_tokens(f"Question: {question or ''}\n\n{PREAMBLE.format(object_id=object_id)}\n\nReferences:\n") \
             if budget is not None or tokens_per_concept is not None else 0
-        rows = prompt_material(graph, object_id, max_per_concept, selection, budget, fixed, tokens_per_concept)
+        return prompt_material(graph, object_id, max_per_concept, selection, budget, fixed, tokens_per_concept)
+
+    def laid_out(rows: list[dict]) -> tuple[dict, int, int | None]:
+        nonlocal question
         if not rows:
             raise NoPrompt(why_no_prompt(graph, object_id))
         question = question_or_default(question, next((r["question"] for r in rows if r["question"]), None))
         built = build_prompt(object_id, rows, question, alpha, beta, selection, rows[0]["budget"])
         return built, rows[0]["dropped"], rows[0]["budget"]
 
-    built, dropped, max_tokens = attempt(max_tokens)
+    # The freshness check runs while the material is read (two round trips in the time of one);
+    # a selection it refuses is refused before anything else is said.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        freshness = pool.submit(check_fresh, graph, object_id)
+        try:
+            rows = material(max_tokens)
+        except Exception:
+            freshness.result()
+            raise
+        alpha, beta = freshness.result()
+    built, dropped, max_tokens = laid_out(rows)
     if max_tokens is not None:
-        built = _fitted(built, dropped, max_tokens, attempt)
+        built = _fitted(built, dropped, max_tokens, lambda budget: laid_out(material(budget)))
     if percentiles:
         add_percentiles(graph, built)
     return built
@@ -132,11 +159,13 @@ def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float |
     references: list[dict] = []
     numbers: dict[str, int] = {}        # a chunk keeps one reference number
     quoted: dict[str, set[str]] = {}    # the sentences of each chunk already in the prompt
+    evidence: dict[int, list[dict]] = {}  # each row's extracts as the JSON form lists them
     lines = [f"Question: {question}", "", preamble or PREAMBLE.format(object_id=object_id), ""]
     for n, group in enumerate(_grouped(rows), start=1):
         lines.append(f"{n}. {', '.join(row['name'] for row in group)}: {group[0]['summary']}")
         for row in group:
             label = f"({row['name']}) " if len(group) > 1 else ""
+            cited = evidence[id(row)] = []
             for item in row["evidence"]:
                 chunk_id = item["chunk_id"]
                 if chunk_id not in numbers:
@@ -144,21 +173,29 @@ def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float |
                                        "section_path": item["section_path"] or []})
                     numbers[chunk_id] = len(references)
                 seen = quoted.setdefault(chunk_id, set())
-                new = [s for paragraph in sentences_of(item["text"] or "") for s in paragraph if s not in seen]
+                new = [s for s in quoted_sentences(item["text"] or "") if s not in seen]
                 seen.update(new)
                 lines.append(f"   [{numbers[chunk_id]}] {label}{' '.join(new) if new else '(quoted above)'}")
+                cited.append({"chunk_id": chunk_id, "document": item["document"],
+                              "section_path": item["section_path"] or [], "text": item["text"], "w": item["w"],
+                              "p": item.get("p"), "reason": item["reason"], "n": numbers[chunk_id]})
         lines.append("")
     if references:
         lines.append("References:")
         lines += [reference_line(ref["n"], ref) for ref in references]
     prompt = "\n".join(lines).rstrip() + "\n"
     concepts = [{"concept_id": row["concept_id"], "name": row["name"], "summary": row["summary"],
-                 "evidence": [{"chunk_id": e["chunk_id"], "document": e["document"],
-                               "section_path": e["section_path"] or [], "text": e["text"], "w": e["w"], "p": e.get("p"),
-                               "reason": e["reason"], "n": numbers[e["chunk_id"]]} for e in row["evidence"]]}
-                for row in rows]
+                 "evidence": evidence[id(row)]} for row in rows]
     return {"object_id": object_id, "selection": selection, "alpha": alpha, "beta": beta, "max_tokens": max_tokens,
-            "tokens": count_tokens(prompt), "prompt": prompt, "concepts": concepts, "references": references}
+            "tokens": count_prompt_tokens(prompt), "prompt": prompt, "concepts": concepts, "references": references}
+
+
+@lru_cache(maxsize=16384)
+def quoted_sentences(text: str) -> tuple[str, ...]:
+    """An extract's sentences, in the order a prompt quotes them. Kept for the process: the
+    prompts one process builds (eval, the MCP server, a retriever) cite the same extracts over
+    and over, and splitting them is a third of laying out a prompt."""
+    return tuple(s for paragraph in sentences_of(text) for s in paragraph)
 
 
 def add_percentiles(graph: Graph, built: dict) -> None:

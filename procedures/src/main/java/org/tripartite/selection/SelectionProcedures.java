@@ -17,10 +17,11 @@ import org.neo4j.procedure.Procedure;
 import org.neo4j.procedure.UserFunction;
 
 /**
- * The selection's three steps as procedures, each the equal of its script in cypher/selection/
- * (score.cypher, distribution.cypher, classify.cypher), which stay the readable reference and
- * the path where the server takes no plugins. tripartite/selection/engine.py calls these when
- * the server runs the plugin built from the same sources (version() is their hash).
+ * The selection's three steps and its prompt material as procedures, each the equal of its script in
+ * cypher/selection/ (score.cypher, distribution.cypher, classify.cypher, prompt_material.cypher), which
+ * stay the readable reference and the path where the server takes no plugins.
+ * tripartite/selection/engine.py calls these when the server runs the plugin built from the same
+ * sources (version() is their hash).
  */
 public class SelectionProcedures {
     @Context
@@ -57,6 +58,17 @@ public class SelectionProcedures {
             + "all) and those a moved threshold may change. Yields the objects classified.")
     public Stream<Count> classify(@Name(value = "objectIds", defaultValue = "null") List<String> objectIds) {
         return Stream.of(new Count(Classify.run(new Store(tx), objectIds)));
+    }
+
+    @Procedure(name = "tripartite.selection.promptMaterial", mode = Mode.READ)
+    @Description("Step 5: the material of one object's prompt, each concept with its chosen evidence under the "
+            + "budget; the same rows as cypher/selection/prompt_material.cypher (every argument may be null).")
+    public Stream<PromptMaterial.Row> promptMaterial(
+            @Name("objectId") String objectId, @Name("selection") String selection,
+            @Name("maxPerConcept") Long maxPerConcept, @Name("maxTokens") Long maxTokens,
+            @Name("fixedTokens") Long fixedTokens, @Name("tokensPerConcept") Long tokensPerConcept) {
+        return PromptMaterial.run(tx, objectId, selection, maxPerConcept, maxTokens, fixedTokens, tokensPerConcept)
+                .stream();
     }
 
     @UserFunction(name = "tripartite.selection.version")
