@@ -33,11 +33,12 @@ def count_prompt_tokens(text: str, encoding: str = "cl100k_base") -> int:
     """count_tokens(text), summed over the text's parts (see _PART_BOUNDARY), each counted once
     per process: the prompts one process lays out (fitting a budget, eval, the MCP server)
     repeat most of their lines. tests/test_tokens.py checks the sum against the whole."""
-    return sum(_part_tokens(part, encoding) for part in _PART_BOUNDARY.split(text))
+    return sum(part_tokens(part, encoding) for part in _PART_BOUNDARY.split(text))
 
 
 @lru_cache(maxsize=65536)
-def _part_tokens(part: str, encoding: str) -> int:
+def part_tokens(part: str, encoding: str) -> int:
+    """One part's count, remembered for the process."""
     return count_tokens(part, encoding)
 
 
