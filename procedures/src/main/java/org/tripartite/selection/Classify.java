@@ -101,7 +101,8 @@ final class Classify {
                 given.add(object);
             }
         }
-        for (Node object : store.all(Store.OBJECT)) {
+        List<Node> objects = store.all(Store.OBJECT);
+        for (Node object : objects) {
             if (object.hasProperty("reclassify")) {  // marked by a Cypher run that was interrupted
                 given.add(object);
             }
@@ -116,6 +117,11 @@ final class Classify {
         }
         Map<Relationship, double[]> read = new HashMap<>();  // the scores moved() decoded, used again
         Set<Node> moved = moved(store, concepts, read);
+        if (2 * moved.size() > objects.size()) {
+            // Most objects moved (a new alpha or beta moves every concept's threshold): a full
+            // run is cheaper, reading every Evidence node at once instead of one lookup per pair.
+            return classifyAll(store, concepts, anchored);
+        }
         for (Node object : moved) {
             if (given.contains(object)) {
                 continue;

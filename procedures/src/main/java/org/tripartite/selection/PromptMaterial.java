@@ -21,7 +21,8 @@ import org.neo4j.graphdb.Transaction;
 
 /**
  * The material of one object's prompt (step 5), the equal of cypher/selection/prompt_material.cypher
- * row for row: the same extracts, the same budget and drop order, the same size model. The script
+ * row for row: the same extracts, the same budget and drop order, the same size model (strings
+ * sized and ordered by code point, as Cypher does). The script
  * is the readable reference; this is what a prompt runs where the server has the plugin, because
  * the script spends most of a prompt's time building and sorting maps row by row.
  */
@@ -113,7 +114,7 @@ final class PromptMaterial {
                     cited.add(item);
                 }
             }
-            cited.sort(Comparator.comparing(Item::documentId, Comparator.nullsLast(Comparator.naturalOrder()))
+            cited.sort(Comparator.comparing(Item::documentId, Comparator.nullsLast(Scores.CODE_POINTS))
                     .thenComparing(item -> item.index() instanceof Long index ? index : null,
                             Comparator.nullsLast(Comparator.naturalOrder())));
             List<Map<String, Object>> evidence = new ArrayList<>(cited.size());
@@ -131,8 +132,8 @@ final class PromptMaterial {
             rows.add(new Row(objectId, kind, concept.id(), concept.name(), concept.summary(), evidence, budget,
                     dropped, question(tx, concept.node())));
         }
-        rows.sort(Comparator.comparing((Row row) -> row.name, Comparator.nullsLast(Comparator.naturalOrder()))
-                .thenComparing(row -> row.concept_id, Comparator.nullsLast(Comparator.naturalOrder())));
+        rows.sort(Comparator.comparing((Row row) -> row.name, Comparator.nullsLast(Scores.CODE_POINTS))
+                .thenComparing(row -> row.concept_id, Comparator.nullsLast(Scores.CODE_POINTS)));
         return rows;
     }
 
@@ -197,8 +198,8 @@ final class PromptMaterial {
         }
         order.sort(Comparator.comparingInt((Item item) -> item.rank() == 0 ? 1 : 0)
                 .thenComparingDouble(Item::w)
-                .thenComparing(Item::chunkId, Comparator.reverseOrder())
-                .thenComparing(Item::conceptId, Comparator.reverseOrder()));
+                .thenComparing(Item::chunkId, Scores.CODE_POINTS.reversed())
+                .thenComparing(Item::conceptId, Scores.CODE_POINTS.reversed()));
         return order;
     }
 
