@@ -73,7 +73,8 @@ def _selection_check(graph: Graph, settings: Settings) -> Check:
         return Check("selection", False, f"store version 1 ({store['old_evidence']:,} Evidence nodes, one per "
                                          "candidate): run `tripartite migrate`, which converts it", required=False)
     return Check("selection", True, f"store version 2 (scores per (object, concept) pair; {store['evidence']:,} "
-                                    f"Evidence nodes, one per pair with what it selects); steps run by {engine.reason}",
+                                    f"Evidence nodes, one per pair with what it selects); steps and prompts run by "
+                                    f"{engine.reason}",
                  required=False)
 
 
