@@ -36,7 +36,6 @@ class Graph:
     def __init__(self, driver: neo4j.Driver, database: str):
         self.driver = driver
         self.database = database
-        self.known: dict[str, Any] = {}  # facts about the server asked once (engine.py: its plugin)
 
     def run(self, name: str, **params: Any) -> list[dict]:
         """Run cypher/<name>.cypher; return the rows of its last statement."""

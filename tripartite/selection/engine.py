@@ -14,6 +14,7 @@ server without it in one line.
 """
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 from tripartite.infra.errors import TripartiteError
@@ -47,12 +48,16 @@ def plugin_version(graph: Graph) -> str | None:
     return row["version"] if row else None
 
 
+_prompt_engines: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # driver -> its prompts' path
+
+
 def for_prompts(graph: Graph, forget: bool = False) -> Engine:
-    """The path a prompt's material takes: choose(graph), asked once per Graph, since a prompt
-    should not pay a round trip for it (`forget`: ask again, when the server lost the plugin)."""
-    if forget or "engine" not in graph.known:
-        graph.known["engine"] = choose(graph)
-    return graph.known["engine"]
+    """The path a prompt's material takes: choose(graph), asked once per driver (as
+    run.server_concurrency asks the processors), since a prompt should not pay a round trip
+    for it (`forget`: ask again, when the server lost the plugin)."""
+    if forget or graph.driver not in _prompt_engines:
+        _prompt_engines[graph.driver] = choose(graph)
+    return _prompt_engines[graph.driver]
 
 
 def choose(graph: Graph, setting: str = "auto") -> Engine:

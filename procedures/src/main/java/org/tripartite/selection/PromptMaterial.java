@@ -27,7 +27,6 @@ import org.neo4j.graphdb.Transaction;
  * the script spends most of a prompt's time building and sorting maps row by row.
  */
 final class PromptMaterial {
-    private static final Label CHUNK = Label.label("Chunk");
     private static final Label DOCUMENT = Label.label("Document");
     private static final Label SECTION = Label.label("Section");
     private static final Label ONTOLOGY = Label.label("Ontology");
@@ -75,19 +74,16 @@ final class PromptMaterial {
 
     static List<Row> run(Transaction tx, String objectId, String selection, Long maxPerConcept, Long maxTokens,
                          Long fixedTokens, Long tokensPerConcept) {
-        Node object = tx.findNode(Store.OBJECT, "id", objectId);
+        Store store = new Store(tx);
+        Node object = store.object(objectId);
         if (object == null) {
             return List.of();
         }
-        Store store = new Store(tx);
         boolean floor = selection == null || selection.equals("floor");
         Map<String, Node> sections = new HashMap<>();
         List<Concept> concepts = new ArrayList<>();
-        for (Relationship oc : object.getRelationships(Direction.OUTGOING, Store.CONCERNS)) {
+        for (Relationship oc : Store.concerns(object)) {
             Node c = oc.getEndNode();
-            if (!c.hasLabel(Store.CONCEPT)) {
-                continue;
-            }
             String conceptId = (String) c.getProperty("id", null);
             String name = (String) c.getProperty("name", null);
             String summary = (String) oc.getProperty("summary", null);
@@ -161,7 +157,7 @@ final class PromptMaterial {
         for (int rank = 0; rank < kept.size(); rank++) {
             int i = kept.get(rank);
             // The concept's extract of the chunk (one, unless the graph was written by hand).
-            Node chunk = tx.findNode(CHUNK, "id", chunkIds[i]);
+            Node chunk = tx.findNode(Store.CHUNK, "id", chunkIds[i]);
             if (chunk == null) {
                 continue;
             }
