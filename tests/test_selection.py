@@ -124,12 +124,22 @@ def prompted(driver, objects, selection: str, engine: Engine | None = None, **op
 
 
 def histograms(driver) -> dict:
-    """Each concept's stored distribution: n, low, below and its bins (w, upto)."""
+    """Each concept's stored distribution as the scores it holds: n and all of them, ascending
+    (its bins' and its unbinned ones), once `below` is checked to count the bins' scores."""
     records, _, _ = driver.execute_query("""
         MATCH (s:ScoreDistribution)
-        RETURN s.concept_id AS c, s.n AS n, s.low AS low, s.below AS below,
+        RETURN s.concept_id AS c, s.n AS n, s.low AS low, s.below AS below, s.unbinned AS unbinned,
                COLLECT { MATCH (b:ScoreBin {concept_id: s.concept_id}) RETURN [b.bin, b.w, b.upto] ORDER BY b.bin } AS bins""")
-    return {r["c"]: (r["n"], r["low"], list(r["below"] or []), r["bins"]) for r in records}
+    out = {}
+    for r in records:
+        scores: list[float] = []
+        for key, ws, upto in r["bins"]:
+            assert r["below"][key - r["low"]] == len(scores)
+            scores += [w for i, w in enumerate(ws) for _ in range(upto[i] - (upto[i - 1] if i else 0))]
+        scores = sorted(scores + list(r["unbinned"] or []))
+        assert r["n"] == len(scores)
+        out[r["c"]] = (r["n"], scores)
+    return out
 
 
 def count(driver, query: str) -> int:
@@ -215,7 +225,8 @@ def test_incremental_additions_and_removals_equal_the_reference(selection_db, en
     assert stored(selection_db) == reference({**left, **added}, mentions, *params)
     assert stored_floor(selection_db) == floor_reference({**left, **added}, mentions)
     assert count(selection_db, "MATCH (s:SelectionState) RETURN size(coalesce(s.pending_concepts, []))") == 0
-    # The histograms an incremental run updated (the plugin: bin by bin) are those a full run builds.
+    # The histograms an incremental run updated (the plugin: bin by bin, or a new object's scores
+    # unbinned) hold the scores a full run's do.
     kept = histograms(selection_db)
     select(graph_db, *params, concurrency=concurrency, engine=engine)
     assert kept == histograms(selection_db)
@@ -304,6 +315,65 @@ def test_incremental_object_equals_full_recompute(selection_db, engine):
     assert report.concepts == 1 and report.candidates == 2  # o2's own candidates
     assert after["c1"] == before["c1"] and after["c0"] > before["c0"]  # only c0's histogram changed
     assert stored(selection_db) == reference({**concerns, **new}, mentions, 0.5, 0.2)
+
+
+def test_new_objects_one_at_a_time_keep_the_selection_exact_on_both_paths(selection_db):
+    # The plugin's incremental runs leave a new object's scores unbinned (Histogram.java) until
+    # they outgrow an eighth of the distribution, then put them into the bins. Through all of
+    # it, and when the scripts take over (they rebuild a distribution that has unbinned scores)
+    # or alpha and beta change, every candidate's w, P_c(w) and class is the reference's, and so
+    # is the P_c(w) a prompt reports.
+    if plugin_version(Graph(selection_db, "neo4j")) != source_hash():
+        if os.environ.get("TRIPARTITE_TEST_PLUGIN") == "required":
+            pytest.fail("the test server has no procedure plugin built from these sources (TRIPARTITE_TEST_PLUGIN=required)")
+        pytest.skip("the test server has no procedure plugin built from these sources")
+    plugin, scripts = Engine("plugin", "test"), Engine("cypher", "test")
+    clear(selection_db)
+    rng = np.random.default_rng(5)
+
+    def vector():
+        v = rng.integers(-1, 2, 3).tolist()
+        return v if any(v) else [1, 0, 0]
+
+    concerns = {(f"o{i:02d}", c): vector() for i in range(40) for c in ("c0", "c1")}
+    mentions = {(c, f"t{j:02d}"): vector() for c in ("c0", "c1") for j in range(12)}
+    write_graph(selection_db, concerns, mentions)
+    selection_db.execute_query("""MATCH (t:Chunk) MERGE (d:Document {id: 'doc', title: 'Doc'})
+        MERGE (t)-[:FROM_DOCUMENT]->(d)""")
+    graph = Graph(selection_db, "neo4j")
+    select(graph, 0.8, 0.4, engine=plugin)
+    unbinned = "MATCH (s:ScoreDistribution) RETURN sum(size(coalesce(s.unbinned, [])))"
+    seen = []
+    for i in range(8):
+        new = {(f"new{i}", c): vector() for c in ("c0", "c1")}
+        write_graph(selection_db, new, {})
+        select(graph, 0.8, 0.4, object_ids=[f"new{i}"], engine=plugin)
+        concerns.update(new)
+        seen.append(count(selection_db, unbinned))
+        expected = reference(concerns, mentions, 0.8, 0.4)
+        assert stored(selection_db) == expected
+        for row in tripartite_prompt(graph, f"new{i}")["concepts"]:
+            for item in row["evidence"]:
+                assert (item["w"], item["p"]) == expected[(f"new{i}", row["concept_id"], item["chunk_id"])][:2]
+    assert seen[:3] == [24, 48, 72] and 0 in seen  # kept unbinned, then put into the bins
+    if seen[-1] == 0:  # leave some unbinned for the rest
+        new = {("late", c): vector() for c in ("c0", "c1")}
+        write_graph(selection_db, new, {})
+        select(graph, 0.8, 0.4, object_ids=["late"], engine=plugin)
+        concerns.update(new)
+    assert count(selection_db, unbinned) > 0
+    # New alpha and beta over unbinned scores, on the plugin path.
+    select(graph, 0.6, 0.5, object_ids=[], engine=plugin)
+    assert stored(selection_db) == reference(concerns, mentions, 0.6, 0.5)
+    # The scripts take over: their run rebuilds the distributions, with the same scores.
+    kept = histograms(selection_db)
+    new = {("scripted", c): vector() for c in ("c0",)}
+    write_graph(selection_db, new, {})
+    select(graph, 0.6, 0.5, object_ids=["scripted"], engine=scripts)
+    concerns.update(new)
+    assert stored(selection_db) == reference(concerns, mentions, 0.6, 0.5)
+    assert count(selection_db, unbinned) == 0
+    assert histograms(selection_db)["c1"] == kept["c1"]
 
 
 def test_incremental_update_redoes_the_blanket_across_concepts(selection_db, engine):

@@ -13,6 +13,10 @@
 // incremental run those of $concept_ids that are not current. The scripts' score step marks a
 // distribution not current when it rescored its concept; the procedure plugin's updates the
 // bins an incremental run touches in place and keeps it current (procedures/, Score.java).
+// The plugin may also leave a new object's scores `unbinned`: in the distribution's sorted list
+// of that name, counted in n but not in the bins (Histogram.java), which the readers add
+// (percentiles.cypher). These scripts keep no unbinned scores: a distribution that has some is
+// rebuilt here on any run, so the thresholds below are read from the bins alone.
 // Because P_c is a step function of w, "P_c(w) > alpha" is "w >= alpha_w", where alpha_w is
 // the score at rank m (1-based) for the smallest m with m / n_c > alpha (computed in floating
 // point, exactly as the percentile is); no such m (alpha >= 1) means nothing passes.
@@ -23,6 +27,7 @@
 MATCH (k:Concept)
 WHERE $concept_ids IS NULL OR (k.id IN $concept_ids AND
       NOT EXISTS { MATCH (s:ScoreDistribution {concept_id: k.id}) WHERE s.current })
+   OR EXISTS { MATCH (s:ScoreDistribution {concept_id: k.id}) WHERE s.unbinned IS NOT NULL }
 CALL (k) {
   CALL (k) {
     OPTIONAL MATCH (:Object)-[oc:CONCERNS]->(k) WHERE oc.scores IS NOT NULL
@@ -47,7 +52,7 @@ CALL (k) {
   MERGE (s:ScoreDistribution {concept_id: k.id})
   // below for every bin from low to high, empty ones included: the count under the first
   // non-empty bin at or above it (a binary search in keys).
-  SET s.n = size(scores), s.low = keys[0], s.current = true, s.updated_at = datetime(),
+  SET s.n = size(scores), s.low = keys[0], s.current = true, s.updated_at = datetime(), s.unbinned = null,
       s.below = [key IN CASE WHEN size(keys) = 0 THEN [] ELSE range(keys[0], keys[-1]) END |
                  belows[reduce(r = [0, size(keys)], step IN range(0, 11) |
                    CASE WHEN r[0] >= r[1] THEN r WHEN keys[(r[0] + r[1]) / 2] < key THEN [(r[0] + r[1]) / 2 + 1, r[1]]

@@ -16,7 +16,13 @@ import org.neo4j.graphdb.Node;
  * A concept's score distribution as cypher/selection/distribution.cypher stores it: bins of width
  * 0.001 (bin(w) = floor(1000 w)), each (:ScoreBin {w, upto}) holding its distinct scores and how
  * many of its scores are at most each; and on the (:ScoreDistribution) n, the lowest bin (low)
- * and, for every bin from low up, how many scores lie below it (below).
+ * and, for every bin from low up, how many of the bins' scores lie below it (below).
+ *
+ * An incremental run that only adds scores (a new object) puts them in the distribution's
+ * `unbinned` list (sorted) instead of rewriting the bins they fall in: a new object touches most
+ * bins of each of its concepts, and rewriting them cost more than the rest of the run. n counts
+ * the bins' scores and the unbinned ones; once the unbinned outgrow UNBINNED_LIMIT they go into
+ * the bins. Readers add the unbinned scores at most w to the bins' count (percentiles.cypher).
  */
 final class Histogram {
     private Histogram() {
@@ -139,22 +145,39 @@ final class Histogram {
             i = end;
         }
         stored.values().forEach(Node::delete);
+        distribution.removeProperty("unbinned");
         summarise(distribution, totals);
     }
 
+    /** At most this many unbinned scores (readers count them one by one), and at most an eighth of the distribution's. */
+    static final int UNBINNED_LIMIT = 2048;
+
     /**
-     * Take the scores `removed` out and put `added` in, touching only their bins. False (nothing
-     * written) when a removed score is not in the distribution: it does not follow the scores, and
-     * a rebuild is due.
+     * Take the scores `removed` out and put `added` in. Scores that are only added join the
+     * unbinned ones while those stay few; otherwise the unbinned scores and the changes go into
+     * their bins, touching only those. False (nothing written) when a removed score is not in the
+     * distribution: it does not follow the scores, and a rebuild is due.
      */
     static boolean update(Store store, Node distribution, String conceptId, List<Double> removed, List<Double> added) {
+        double[] unbinned = unbinned(distribution);
+        long n = ((Number) distribution.getProperty("n", 0L)).longValue();
+        double[] come = sorted(added);
+        long kept = unbinned.length + come.length;
+        if (removed.isEmpty() && kept <= UNBINNED_LIMIT && kept <= (n + come.length) / 8) {
+            distribution.setProperty("unbinned", merge(unbinned, come));
+            distribution.setProperty("n", n + come.length);
+            distribution.setProperty("updated_at", ZonedDateTime.now());
+            return true;
+        }
         TreeMap<Long, Long> totals = totals(distribution);
-        // The changes by bin, each side sorted.
-        Map<Long, double[][]> changes = new HashMap<>();
+        // By bin, each side sorted: the unbinned scores that join it, the scores that leave it
+        // (from its own or the joining ones) and those that come.
+        Map<Long, List<Double>> joining = group(Arrays.stream(unbinned).boxed().toList());
         Map<Long, List<Double>> gone = group(removed);
-        Map<Long, List<Double>> come = group(added);
-        Set<Long> keys = new HashSet<>(gone.keySet());
-        keys.addAll(come.keySet());
+        Map<Long, List<Double>> coming = group(added);
+        Set<Long> keys = new HashSet<>(joining.keySet());
+        keys.addAll(gone.keySet());
+        keys.addAll(coming.keySet());
         // The touched bins: looked up one by one, or all of the concept's at once when most are.
         Map<Long, Node> nodes = new HashMap<>();
         if (keys.size() * 4 > totals.size()) {
@@ -178,11 +201,11 @@ final class Histogram {
             Node node = nodes.get(key);
             Bin old = node == null ? new Bin(new double[0], new long[0]) : Bin.of(node);
             olds.put(key, old);
-            Bin next = old.minus(sorted(gone.get(key)));
+            Bin next = old.plus(sorted(joining.get(key))).minus(sorted(gone.get(key)));
             if (next == null) {
                 return false;
             }
-            merged.put(key, next.plus(sorted(come.get(key))));
+            merged.put(key, next.plus(sorted(coming.get(key))));
         }
         for (Map.Entry<Long, Bin> entry : merged.entrySet()) {
             long key = entry.getKey();
@@ -194,8 +217,24 @@ final class Histogram {
                 totals.put(key, content.total());
             }
         }
+        distribution.removeProperty("unbinned");
         summarise(distribution, totals);
         return true;
+    }
+
+    /** The distribution's unbinned scores, sorted (none when it has none). */
+    static double[] unbinned(Node distribution) {
+        Object value = distribution.getProperty("unbinned", null);
+        return value instanceof double[] scores ? scores : new double[0];
+    }
+
+    private static double[] merge(double[] a, double[] b) {
+        double[] out = new double[a.length + b.length];
+        int i = 0, j = 0, k = 0;
+        while (i < a.length || j < b.length) {
+            out[k++] = j == b.length || i < a.length && a[i] <= b[j] ? a[i++] : b[j++];
+        }
+        return out;
     }
 
     private static Map<Long, List<Double>> group(List<Double> scores) {
@@ -215,30 +254,39 @@ final class Histogram {
         return out;
     }
 
-    /** The score at 0-based rank r, or null when there is none. */
+    /** The score at 0-based rank r among the bins' and the unbinned scores, or null when there is none. */
     static Double at(Store store, Node distribution, String conceptId, long rank) {
         long n = ((Number) distribution.getProperty("n", 0L)).longValue();
         if (rank < 0 || rank >= n) {
             return null;
         }
-        long[] below = (long[]) distribution.getProperty("below");
-        long low = ((Number) distribution.getProperty("low")).longValue();
-        int at = 0;
-        while (at + 1 < below.length && below[at + 1] <= rank) {
-            at++;
+        // Each bin's number of scores, the unbinned ones counted in theirs; then the bin that
+        // holds the rank, and the rank within it.
+        double[] unbinned = unbinned(distribution);
+        TreeMap<Long, Long> totals = totals(distribution);
+        Map<Long, List<Double>> joining = group(Arrays.stream(unbinned).boxed().toList());
+        joining.forEach((key, scores) -> totals.merge(key, (long) scores.size(), Long::sum));
+        long under = 0;
+        for (Map.Entry<Long, Long> entry : totals.entrySet()) {
+            if (rank < under + entry.getValue()) {
+                long key = entry.getKey();
+                Node node = store.bin(conceptId, key);
+                Bin content = (node == null ? new Bin(new double[0], new long[0]) : Bin.of(node))
+                        .plus(sorted(joining.get(key)));
+                long offset = rank - under;
+                long[] upto = content.upto();
+                int i = 0;
+                while (upto[i] <= offset) {
+                    i++;
+                }
+                return content.w()[i];
+            }
+            under += entry.getValue();
         }
-        Node node = store.bin(conceptId, low + at);
-        double[] w = (double[]) node.getProperty("w");
-        long[] upto = (long[]) node.getProperty("upto");
-        long offset = rank - below[at];
-        int i = 0;
-        while (upto[i] <= offset) {
-            i++;
-        }
-        return w[i];
+        return null;  // not reached: n counts every score
     }
 
-    /** Each non-empty bin's number of scores, from the distribution's below and n. */
+    /** Each non-empty bin's number of scores, from the distribution's below and n (less the unbinned). */
     private static TreeMap<Long, Long> totals(Node distribution) {
         TreeMap<Long, Long> totals = new TreeMap<>();
         Object low = distribution.getProperty("low", null);
@@ -246,7 +294,7 @@ final class Histogram {
         if (low == null || !(stored instanceof long[] below)) {
             return totals;
         }
-        long n = ((Number) distribution.getProperty("n", 0L)).longValue();
+        long n = ((Number) distribution.getProperty("n", 0L)).longValue() - unbinned(distribution).length;
         for (int i = 0; i < below.length; i++) {
             long next = i + 1 < below.length ? below[i + 1] : n;
             if (next > below[i]) {
