@@ -14,6 +14,7 @@ import socket
 import sys
 import threading
 import time
+import weakref
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
@@ -34,14 +35,21 @@ def to_stderr(message: str) -> None:
     print(f"note: {message}", file=sys.stderr, flush=True)
 
 
+_constrained: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # driver -> databases with the constraint
+
+
 def ensure_lock_constraint(graph: Graph) -> None:
     """The constraint that makes a lock one node (migration V011 has it; a database that is not
-    migrated yet, as on the first `migrate`, gets it here)."""
+    migrated yet, as on the first `migrate`, gets it here). Made sure of once per driver and
+    database: a process that runs select again and again (an agent's server) asks once."""
     from neo4j.exceptions import Neo4jError
 
+    if graph.database in _constrained.get(graph.driver, ()):
+        return
     for attempt in range(5):  # two first runs may create it at once
         try:
             graph.run("infra/lock_constraint")
+            _constrained.setdefault(graph.driver, set()).add(graph.database)
             return
         except Neo4jError:
             if attempt == 4:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from tripartite.infra.errors import TripartiteError
-from tripartite.infra.graph import Graph
+from tripartite.infra.graph import Graph, ScriptTransaction
 from tripartite.infra.locks import run_lock, to_stderr
 from tripartite.selection.engine import Engine, choose
 
@@ -52,19 +52,26 @@ def select(graph: Graph, alpha: float, beta: float, object_ids: list[str] | None
 def _select(graph: Graph, alpha: float, beta: float, object_ids: list[str] | None,
             on_step: Callable[[str, float], None] | None, concurrency: int | None,
             engine: Engine | None) -> SelectionReport:
-    state = graph.one("selection/run_state", object_ids=object_ids)
-    if state["old"]:  # Evidence of the first store (one node per candidate) is converted by migration V012
-        raise TripartiteError("this database holds the selection in its old form (one Evidence node per candidate); "
-                              "run `tripartite migrate`, which converts it (no LLM call)")
-    concurrency = concurrency or server_concurrency(graph)
-    if object_ids is not None:
-        if state["missing"]:
-            raise TripartiteError(f"no object with id {state['missing'][0]!r}; see `tripartite objects list`")
-        if not state["current"]:
-            object_ids = None  # the others' candidates may have changed too
-    chosen = engine or choose(graph)
     run = uuid.uuid4().hex
-    graph.run("selection/begin_run", run=run, alpha=alpha, beta=beta, object_ids=object_ids)
+    concurrency = concurrency or server_concurrency(graph)
+
+    def begin(tx: ScriptTransaction) -> tuple[dict, list[str] | None]:
+        """What the run needs to know (run_state.cypher), then the run recorded as started, in one transaction."""
+        state = tx.run("selection/run_state", object_ids=object_ids)[0]
+        if state["old"]:  # Evidence of the first store (one node per candidate) is converted by migration V012
+            raise TripartiteError("this database holds the selection in its old form (one Evidence node per "
+                                  "candidate); run `tripartite migrate`, which converts it (no LLM call)")
+        scope = object_ids
+        if scope is not None:
+            if state["missing"]:
+                raise TripartiteError(f"no object with id {state['missing'][0]!r}; see `tripartite objects list`")
+            if not state["current"]:
+                scope = None  # the others' candidates may have changed too
+        tx.run("selection/begin_run", run=run, alpha=alpha, beta=beta, object_ids=scope)
+        return state, scope
+
+    chosen = engine or choose(graph)
+    state, object_ids = graph.write_transaction(begin)
 
     # Each step commits in small transactions (a million candidates do not fit in one); a run
     # that is interrupted leaves a mix, and running select again puts it right.
@@ -79,8 +86,13 @@ def _select(graph: Graph, alpha: float, beta: float, object_ids: list[str] | Non
     step("score", object_ids=object_ids, concurrency=concurrency)
     step("distribution", concept_ids=concept_ids, alpha=alpha, beta=beta, concurrency=concurrency)
     step("classify", object_ids=object_ids, concurrency=concurrency)
-    graph.run("selection/finish_run", run=run, object_ids=object_ids, rebuilt=concept_ids)
-    counts = graph.run("selection/summary", object_ids=object_ids)[0]
+
+    def finish(tx: ScriptTransaction) -> dict:
+        """The run recorded as finished, and what it selected, in one transaction."""
+        tx.run("selection/finish_run", run=run, object_ids=object_ids, rebuilt=concept_ids)
+        return tx.run("selection/summary", object_ids=object_ids)[0]
+
+    counts = graph.write_transaction(finish)
     return SelectionReport(counts["candidates"], counts["alpha"], counts["beta"], counts["concepts"], counts["floor"],
                            full=object_ids is None, engine=chosen.name)
 

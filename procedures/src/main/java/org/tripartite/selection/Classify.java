@@ -3,13 +3,17 @@ package org.tripartite.selection;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 
+import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.Relationship;
+import org.neo4j.graphdb.Transaction;
 
 /**
  * Steps 3 and 4 and the floor, as cypher/selection/classify.cypher: alpha (w >= alpha_w), the
@@ -37,7 +41,7 @@ final class Classify {
     }
 
     /** @param objectIds the objects to classify (plus those a moved threshold may change), or null for all */
-    static long run(Store store, List<String> objectIds) {
+    static long run(Store store, GraphDatabaseService db, List<String> objectIds) {
         Map<String, Node> distributions = new HashMap<>();
         Map<String, Concept> concepts = new HashMap<>();  // each concept's chunk list and thresholds, read once
         Map<String, Integer> numbers = new HashMap<>();
@@ -57,7 +61,7 @@ final class Classify {
         }
         BitSet anchored = new BitSet(numbers.size());
         long classified = objectIds == null ? classifyAll(store, concepts, anchored)
-                : classifySome(store, objectIds, concepts, anchored);
+                : classifySome(store, db, objectIds, concepts, anchored);
         for (Node distribution : distributions.values()) {  // the classification follows the thresholds
             distribution.setProperty("classified", true);
             copy(distribution, "alpha_w", "classified_alpha_w");
@@ -68,11 +72,7 @@ final class Classify {
 
     /** A full run: every object, its Evidence read all at once; Evidence of objects that are gone is deleted. */
     private static long classifyAll(Store store, Map<String, Concept> concepts, BitSet anchored) {
-        Map<String, Map<String, Node>> evidence = new HashMap<>();
-        for (Node node : store.all(Store.EVIDENCE)) {
-            evidence.computeIfAbsent((String) node.getProperty("object_id"), id -> new HashMap<>())
-                    .put((String) node.getProperty("concept_id"), node);
-        }
+        Map<String, Map<String, Node>> evidence = evidenceByObject(store);
         List<Node> objects = store.all(Store.OBJECT);
         for (Node object : objects) {
             Map<String, Node> stored = evidence.remove(Store.id(object));
@@ -92,8 +92,8 @@ final class Classify {
      * so only the pairs whose selection differs between the old and the new thresholds are
      * read and written.
      */
-    private static long classifySome(Store store, List<String> objectIds, Map<String, Concept> concepts,
-                                     BitSet anchored) {
+    private static long classifySome(Store store, GraphDatabaseService db, List<String> objectIds,
+                                     Map<String, Concept> concepts, BitSet anchored) {
         Set<Node> given = new LinkedHashSet<>();
         for (String id : objectIds) {
             Node object = store.object(id);
@@ -116,32 +116,53 @@ final class Classify {
             object.removeProperty("reclassify");
         }
         Map<Relationship, double[]> read = new HashMap<>();  // the scores moved() decoded, used again
-        Set<Node> moved = moved(store, concepts, read);
-        if (2 * moved.size() > objects.size()) {
-            // Most objects moved (a new alpha or beta moves every concept's threshold): a full
-            // run is cheaper, reading every Evidence node at once instead of one lookup per pair.
-            return classifyAll(store, concepts, anchored);
-        }
+        Set<Node> moved = moved(store, db, concepts, read);
+        // Each moved object's pairs whose selection differs between the old and new thresholds.
+        Map<String, Map<String, List<Selected>>> changed = new LinkedHashMap<>();  // object id -> concept id -> now
+        int pairs = 0;
         for (Node object : moved) {
             if (given.contains(object)) {
                 continue;
             }
             String objectId = Store.id(object);
-            Pairs pairs = pairs(object, read);
-            Map<String, List<Selected>> now = selection(pairs, concepts, false, anchored);
-            Map<String, List<Selected>> before = selection(pairs, concepts, true, anchored);
-            for (String conceptId : pairs.conceptIds()) {
+            Pairs its = pairs(object, read);
+            Map<String, List<Selected>> now = selection(its, concepts, false, anchored);
+            Map<String, List<Selected>> before = selection(its, concepts, true, anchored);
+            for (String conceptId : its.conceptIds()) {
                 List<Selected> next = now.get(conceptId);
-                if (concepts.get(conceptId).classified() && next.equals(before.get(conceptId))) {
-                    continue;
+                if (!concepts.get(conceptId).classified() || !next.equals(before.get(conceptId))) {
+                    changed.computeIfAbsent(objectId, id -> new HashMap<>()).put(conceptId, next);
+                    pairs++;
                 }
-                Node evidence = store.evidence(objectId, conceptId);
-                write(store, objectId, Map.of(conceptId, next),
-                        evidence == null ? Map.of() : Map.of(conceptId, evidence));
+            }
+        }
+        // Their Evidence: one lookup per pair, or, when many changed (a new alpha or beta moves
+        // every concept's threshold), every Evidence node read at once.
+        Map<String, Map<String, Node>> evidence = pairs > BULK_PAIRS ? evidenceByObject(store) : null;
+        for (Map.Entry<String, Map<String, List<Selected>>> entry : changed.entrySet()) {
+            String objectId = entry.getKey();
+            for (Map.Entry<String, List<Selected>> pair : entry.getValue().entrySet()) {
+                Node stored = evidence != null ? evidence.getOrDefault(objectId, Map.of()).get(pair.getKey())
+                        : store.evidence(objectId, pair.getKey());
+                write(store, objectId, Map.of(pair.getKey(), pair.getValue()),
+                        stored == null ? Map.of() : Map.of(pair.getKey(), stored));
             }
         }
         given.addAll(moved);
         return given.size();
+    }
+
+    /** Above this many pairs to rewrite, an incremental run reads all Evidence at once. */
+    private static final int BULK_PAIRS = 2000;
+
+    /** Every Evidence node, by object id and concept id. */
+    private static Map<String, Map<String, Node>> evidenceByObject(Store store) {
+        Map<String, Map<String, Node>> evidence = new HashMap<>();
+        for (Node node : store.all(Store.EVIDENCE)) {
+            evidence.computeIfAbsent((String) node.getProperty("object_id"), id -> new HashMap<>())
+                    .put((String) node.getProperty("concept_id"), node);
+        }
+        return evidence;
     }
 
     /** How many decoded scores moved() keeps for the classification after it (8 bytes each). */
@@ -149,11 +170,14 @@ final class Classify {
 
     /**
      * The objects with a candidate between a concept's old and new threshold (all of a new
-     * concept's); the scores it decoded go into `read` (up to KEPT_SCORES of them).
+     * concept's); the scores it decoded go into `read` (up to KEPT_SCORES of them). The scores
+     * are read and tested on every core, each worker in a read transaction of its own (this
+     * procedure has written only Evidence so far, so they read what it would).
      */
-    private static Set<Node> moved(Store store, Map<String, Concept> concepts, Map<Relationship, double[]> read) {
-        Set<Node> found = new LinkedHashSet<>();
-        long kept = 0;
+    private static Set<Node> moved(Store store, GraphDatabaseService db, Map<String, Concept> concepts,
+                                   Map<Relationship, double[]> read) {
+        List<Relationship> pairs = new ArrayList<>();
+        List<List<double[]>> rangesOf = new ArrayList<>();  // each pair's concept's ranges
         for (Node concept : store.all(Store.CONCEPT)) {
             Concept known = concepts.get(Store.id(concept));
             if (known == null) {
@@ -166,21 +190,34 @@ final class Classify {
                 range(ranges, known.classifiedAlpha(), known.alpha());
                 range(ranges, known.classifiedBeta(), known.beta());
             }
-            if (ranges.isEmpty()) {
-                continue;
+            if (!ranges.isEmpty()) {
+                for (Relationship pair : Store.pairsOf(concept)) {
+                    pairs.add(pair);
+                    rangesOf.add(ranges);
+                }
             }
-            for (Relationship pair : Store.pairsOf(concept)) {
-                double[] scores = Store.scores(pair);
-                if (scores == null) {
-                    continue;
+        }
+        String[] ids = pairs.stream().map(Relationship::getElementId).toArray(String[]::new);
+        double[][] scores = new double[ids.length][];
+        boolean[] inside = new boolean[ids.length];
+        int parts = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), ids.length / 256));
+        IntStream.range(0, parts).parallel().forEach(part -> {
+            try (Transaction tx = db.beginTx()) {
+                for (int i = part * ids.length / parts; i < (part + 1) * ids.length / parts; i++) {
+                    scores[i] = Store.scores(tx.getRelationshipByElementId(ids[i]));
+                    inside[i] = scores[i] != null && inside(scores[i], rangesOf.get(i));
                 }
-                if (inside(scores, ranges)) {
-                    found.add(pair.getStartNode());
-                }
-                if (kept < KEPT_SCORES) {  // a found object's other pairs are read again otherwise
-                    read.put(pair, scores);
-                    kept += scores.length;
-                }
+            }
+        });
+        Set<Node> found = new LinkedHashSet<>();
+        long kept = 0;
+        for (int i = 0; i < ids.length; i++) {
+            if (inside[i]) {
+                found.add(pairs.get(i).getStartNode());
+            }
+            if (scores[i] != null && kept < KEPT_SCORES) {  // a found object's other pairs are read again otherwise
+                read.put(pairs.get(i), scores[i]);
+                kept += scores[i].length;
             }
         }
         return found;

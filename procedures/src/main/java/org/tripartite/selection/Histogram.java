@@ -169,7 +169,7 @@ final class Histogram {
             distribution.setProperty("updated_at", ZonedDateTime.now());
             return true;
         }
-        TreeMap<Long, Long> totals = totals(distribution);
+        TreeMap<Long, Long> totals = totals(distribution, unbinned.length);
         // By bin, each side sorted: the unbinned scores that join it, the scores that leave it
         // (from its own or the joining ones) and those that come.
         Map<Long, List<Double>> joining = group(Arrays.stream(unbinned).boxed().toList());
@@ -263,16 +263,17 @@ final class Histogram {
         // Each bin's number of scores, the unbinned ones counted in theirs; then the bin that
         // holds the rank, and the rank within it.
         double[] unbinned = unbinned(distribution);
-        TreeMap<Long, Long> totals = totals(distribution);
-        Map<Long, List<Double>> joining = group(Arrays.stream(unbinned).boxed().toList());
-        joining.forEach((key, scores) -> totals.merge(key, (long) scores.size(), Long::sum));
+        TreeMap<Long, Long> totals = totals(distribution, unbinned.length);
+        for (double w : unbinned) {
+            totals.merge(bin(w), 1L, Long::sum);
+        }
         long under = 0;
         for (Map.Entry<Long, Long> entry : totals.entrySet()) {
             if (rank < under + entry.getValue()) {
                 long key = entry.getKey();
                 Node node = store.bin(conceptId, key);
                 Bin content = (node == null ? new Bin(new double[0], new long[0]) : Bin.of(node))
-                        .plus(sorted(joining.get(key)));
+                        .plus(Arrays.stream(unbinned).filter(w -> bin(w) == key).toArray());
                 long offset = rank - under;
                 long[] upto = content.upto();
                 int i = 0;
@@ -286,15 +287,15 @@ final class Histogram {
         return null;  // not reached: n counts every score
     }
 
-    /** Each non-empty bin's number of scores, from the distribution's below and n (less the unbinned). */
-    private static TreeMap<Long, Long> totals(Node distribution) {
+    /** Each non-empty bin's number of scores, from the distribution's below and n (less its `unbinned` scores). */
+    private static TreeMap<Long, Long> totals(Node distribution, int unbinned) {
         TreeMap<Long, Long> totals = new TreeMap<>();
         Object low = distribution.getProperty("low", null);
         Object stored = distribution.getProperty("below", null);
         if (low == null || !(stored instanceof long[] below)) {
             return totals;
         }
-        long n = ((Number) distribution.getProperty("n", 0L)).longValue() - unbinned(distribution).length;
+        long n = ((Number) distribution.getProperty("n", 0L)).longValue() - unbinned;
         for (int i = 0; i < below.length; i++) {
             long next = i + 1 < below.length ? below[i + 1] : n;
             if (next > below[i]) {

@@ -28,7 +28,7 @@ public class SelectionProcedures {
     public Transaction tx;
 
     @Context
-    public GraphDatabaseService db;  // worker threads' own read transactions (Score)
+    public GraphDatabaseService db;  // worker threads' own read transactions (Score, Classify)
 
     public static class Count {
         public final long count;
@@ -57,7 +57,7 @@ public class SelectionProcedures {
     @Description("Steps 3 and 4 and the floor: Evidence per (object, concept) pair for the given objects (null: "
             + "all) and those a moved threshold may change. Yields the objects classified.")
     public Stream<Count> classify(@Name(value = "objectIds", defaultValue = "null") List<String> objectIds) {
-        return Stream.of(new Count(Classify.run(new Store(tx), objectIds)));
+        return Stream.of(new Count(Classify.run(new Store(tx), db, objectIds)));
     }
 
     @Procedure(name = "tripartite.selection.promptMaterial", mode = Mode.READ)
