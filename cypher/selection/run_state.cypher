@@ -8,7 +8,10 @@
 //            change: those of their Evidence (what the last select saw, including concepts an
 //            object has lost), of their CONCERNS edges now (what this run scores), and those
 //            whose distributions still count removed objects (objects/remove_objects.cypher).
-// Browser: :param object_ids => ['patient-a']   (null: a full run)
+// The objects come inside a map ($scope): the server plans a list parameter anew for each
+// size of list (and for null), a map once, so a full run, a change of alpha and any number of
+// objects share one plan.
+// Browser: :param scope => {object_ids: ['patient-a']}   (object_ids null: a full run)
 
 CALL () {
   OPTIONAL MATCH (e:Evidence)
@@ -16,7 +19,7 @@ CALL () {
   RETURN coalesce(e.chunk_id IS NOT NULL OR e.p IS NOT NULL, false) AS old
 }
 CALL () {
-  UNWIND coalesce($object_ids, []) AS id
+  UNWIND coalesce($scope.object_ids, []) AS id
   OPTIONAL MATCH (o:Object {id: id})
   WITH id, o WHERE o IS NULL
   RETURN collect(id) AS missing
@@ -25,11 +28,11 @@ OPTIONAL MATCH (s:SelectionState {id: 'current'})
 OPTIONAL MATCH (v:InputsVersion {id: 'current'})
 WITH old, missing, s, s IS NOT NULL AND s.state = 'finished' AND coalesce(s.inputs, -1) = coalesce(v.version, 0) AS current
 OPTIONAL CALL (s) {
-  UNWIND coalesce($object_ids, []) AS object_id
+  UNWIND coalesce($scope.object_ids, []) AS object_id
   MATCH (e:Evidence {object_id: object_id})
   RETURN e.concept_id AS concept_id
   UNION
-  UNWIND coalesce($object_ids, []) AS object_id
+  UNWIND coalesce($scope.object_ids, []) AS object_id
   MATCH (:Object {id: object_id})-[:CONCERNS]->(k:Concept)
   RETURN k.id AS concept_id
   UNION

@@ -54,10 +54,25 @@ def _select(graph: Graph, alpha: float, beta: float, object_ids: list[str] | Non
             engine: Engine | None) -> SelectionReport:
     run = uuid.uuid4().hex
     concurrency = concurrency or server_concurrency(graph)
+    chosen = engine or choose(graph)
+    # Each of the plugin's steps is one transaction: the run's start joins its first step and
+    # its finish the last (two commits fewer). The scripts' steps commit in small transactions
+    # (a million candidates do not fit in one), so there the start commits first. A run that is
+    # interrupted leaves a mix either way, and running select again puts it right.
+    joined = chosen.name == "plugin"
+
+    def step(name: str, tx: ScriptTransaction | None = None, **params) -> None:
+        started = time.perf_counter()
+        if tx is None:
+            chosen.run(graph, name, **params)
+        else:
+            tx.run(chosen.script(name), **params)
+        if on_step:
+            on_step(name, time.perf_counter() - started)
 
     def begin(tx: ScriptTransaction) -> tuple[dict, list[str] | None]:
-        """What the run needs to know (run_state.cypher), then the run recorded as started, in one transaction."""
-        state = tx.run("selection/run_state", object_ids=object_ids)[0]
+        """What the run needs to know (run_state.cypher), then the run recorded as started."""
+        state = tx.run("selection/run_state", scope={"object_ids": object_ids})[0]
         if state["old"]:  # Evidence of the first store (one node per candidate) is converted by migration V012
             raise TripartiteError("this database holds the selection in its old form (one Evidence node per "
                                   "candidate); run `tripartite migrate`, which converts it (no LLM call)")
@@ -67,30 +82,26 @@ def _select(graph: Graph, alpha: float, beta: float, object_ids: list[str] | Non
                 raise TripartiteError(f"no object with id {state['missing'][0]!r}; see `tripartite objects list`")
             if not state["current"]:
                 scope = None  # the others' candidates may have changed too
-        tx.run("selection/begin_run", run=run, alpha=alpha, beta=beta, object_ids=scope)
+        tx.run("selection/begin_run", run=run, alpha=alpha, beta=beta, scope={"object_ids": scope})
+        if joined:
+            step("score", tx, object_ids=scope, concurrency=concurrency)
         return state, scope
 
-    chosen = engine or choose(graph)
     state, object_ids = graph.write_transaction(begin)
-
-    # Each step commits in small transactions (a million candidates do not fit in one); a run
-    # that is interrupted leaves a mix, and running select again puts it right.
-    def step(name: str, **params) -> None:
-        started = time.perf_counter()
-        chosen.run(graph, name, **params)
-        if on_step:
-            on_step(name, time.perf_counter() - started)
-
+    if not joined:
+        step("score", object_ids=object_ids, concurrency=concurrency)
     # Incremental: the distributions to bring up to date (see run_state.cypher).
     concept_ids = None if object_ids is None else sorted(state["touched"])
-    step("score", object_ids=object_ids, concurrency=concurrency)
     step("distribution", concept_ids=concept_ids, alpha=alpha, beta=beta, concurrency=concurrency)
-    step("classify", object_ids=object_ids, concurrency=concurrency)
+    if not joined:
+        step("classify", object_ids=object_ids, concurrency=concurrency)
 
     def finish(tx: ScriptTransaction) -> dict:
-        """The run recorded as finished, and what it selected, in one transaction."""
-        tx.run("selection/finish_run", run=run, object_ids=object_ids, rebuilt=concept_ids)
-        return tx.run("selection/summary", object_ids=object_ids)[0]
+        """The run recorded as finished, and what it selected."""
+        if joined:
+            step("classify", tx, object_ids=object_ids, concurrency=concurrency)
+        tx.run("selection/finish_run", run=run, scope={"object_ids": object_ids, "rebuilt": concept_ids})
+        return tx.run("selection/summary", scope={"object_ids": object_ids})[0]
 
     counts = graph.write_transaction(finish)
     return SelectionReport(counts["candidates"], counts["alpha"], counts["beta"], counts["concepts"], counts["floor"],

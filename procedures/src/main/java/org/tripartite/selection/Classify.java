@@ -117,6 +117,11 @@ final class Classify {
         }
         Map<Relationship, double[]> read = new HashMap<>();  // the scores moved() decoded, used again
         Set<Node> moved = moved(store, db, concepts, read);
+        if (5 * moved.size() > 4 * objects.size()) {
+            // Nearly every object moved (a new alpha or beta moves every concept's threshold):
+            // classifying them all once beats comparing each one's old and new selection.
+            return classifyAll(store, concepts, anchored);
+        }
         // Each moved object's pairs whose selection differs between the old and new thresholds.
         Map<String, Map<String, List<Selected>>> changed = new LinkedHashMap<>();  // object id -> concept id -> now
         int pairs = 0;
