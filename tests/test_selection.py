@@ -341,7 +341,15 @@ def test_new_objects_one_at_a_time_keep_the_selection_exact_on_both_paths(select
     selection_db.execute_query("""MATCH (t:Chunk) MERGE (d:Document {id: 'doc', title: 'Doc'})
         MERGE (t)-[:FROM_DOCUMENT]->(d)""")
     graph = Graph(selection_db, "neo4j")
-    select(graph, 0.8, 0.4, engine=plugin)
+    # A full run builds the very same bins on either path.
+    bins = "MATCH (b:ScoreBin) RETURN collect([b.concept_id, b.bin, b.w, b.upto]) AS bins"
+    layout = """MATCH (s:ScoreDistribution) WITH s ORDER BY s.concept_id
+                RETURN collect([s.concept_id, s.n, s.low, s.below]) AS layout"""
+    built = {}
+    for path in (scripts, plugin):
+        select(graph, 0.8, 0.4, engine=path)
+        built[path.name] = (sorted(map(tuple, count(selection_db, bins)), key=repr), count(selection_db, layout))
+    assert built["cypher"] == built["plugin"]
     unbinned = "MATCH (s:ScoreDistribution) RETURN sum(size(coalesce(s.unbinned, [])))"
     seen = []
     for i in range(8):

@@ -29,30 +29,24 @@ WHERE $concept_ids IS NULL OR (k.id IN $concept_ids AND
       NOT EXISTS { MATCH (s:ScoreDistribution {concept_id: k.id}) WHERE s.current })
    OR EXISTS { MATCH (s:ScoreDistribution {concept_id: k.id}) WHERE s.unbinned IS NOT NULL }
 CALL (k) {
+  // Each distinct score with how often it occurs, by bin: the bin's scores ascending and upto,
+  // the running count within the bin; then below, the running count of the bins under each.
+  // (Grouping by score, instead of sorting every score, keeps the rows to the distinct ones.)
   CALL (k) {
     OPTIONAL MATCH (:Object)-[oc:CONCERNS]->(k) WHERE oc.scores IS NOT NULL
     UNWIND coalesce(oc.scores, []) AS w
-    WITH w ORDER BY w
-    RETURN collect(w) AS scores
-  }
-  // Each distinct score at its last position in the sorted list, where i + 1 counts the scores
-  // up to it; then by bin: below is the count under the bin's lowest score (the previous bin's
-  // last count), upto counts from there.
-  CALL (scores) {
-    UNWIND range(0, size(scores) - 1) AS i
-    WITH i, scores[i] AS w
-    WHERE i = size(scores) - 1 OR scores[i + 1] <> w
-    WITH toInteger(floor(1000 * w)) AS bin, collect(w) AS ws, collect(i + 1) AS uptos
+    WITH toInteger(floor(1000 * w)) AS bin, w, count(*) AS times
+    ORDER BY bin, w
+    WITH bin, collect(w) AS ws, reduce(upto = [], t IN collect(times) | upto + [coalesce(upto[-1], 0) + t]) AS upto
     ORDER BY bin
-    WITH collect(bin) AS keys, collect(ws) AS wss, collect(uptos) AS uptoss
-    WITH keys, wss, uptoss, [k IN range(0, size(keys) - 1) | CASE WHEN k = 0 THEN 0 ELSE uptoss[k - 1][-1] END] AS belows
-    RETURN keys, belows,
-           [k IN range(0, size(keys) - 1) | {bin: keys[k], w: wss[k], upto: [u IN uptoss[k] | u - belows[k]]}] AS bins
+    WITH collect(bin) AS keys, collect({bin: bin, w: ws, upto: upto}) AS bins,
+         reduce(below = [0], t IN collect(upto[-1]) | below + [below[-1] + t]) AS below
+    RETURN keys, below[0..-1] AS belows, bins, below[-1] AS n
   }
   MERGE (s:ScoreDistribution {concept_id: k.id})
   // below for every bin from low to high, empty ones included: the count under the first
   // non-empty bin at or above it (a binary search in keys).
-  SET s.n = size(scores), s.low = keys[0], s.current = true, s.updated_at = datetime(), s.unbinned = null,
+  SET s.n = n, s.low = keys[0], s.current = true, s.updated_at = datetime(), s.unbinned = null,
       s.below = [key IN CASE WHEN size(keys) = 0 THEN [] ELSE range(keys[0], keys[-1]) END |
                  belows[reduce(r = [0, size(keys)], step IN range(0, 11) |
                    CASE WHEN r[0] >= r[1] THEN r WHEN keys[(r[0] + r[1]) / 2] < key THEN [(r[0] + r[1]) / 2 + 1, r[1]]
