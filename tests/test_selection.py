@@ -364,10 +364,24 @@ def test_new_objects_one_at_a_time_keep_the_selection_exact_on_both_paths(select
             for item in row["evidence"]:
                 assert (item["w"], item["p"]) == expected[(f"new{i}", row["concept_id"], item["chunk_id"])][:2]
     assert seen[:3] == [24, 48, 72] and 0 in seen  # kept unbinned, then put into the bins
+    last = "new7"
     if seen[-1] == 0:  # leave some unbinned for the rest
-        new = {("late", c): vector() for c in ("c0", "c1")}
+        last = "late"
+        new = {(last, c): vector() for c in ("c0", "c1")}
         write_graph(selection_db, new, {})
-        select(graph, 0.8, 0.4, object_ids=["late"], engine=plugin)
+        select(graph, 0.8, 0.4, object_ids=[last], engine=plugin)
+        concerns.update(new)
+    assert count(selection_db, unbinned) > 0
+    # The last object, its scores still unbinned, is analysed again: the old ones leave, the new come.
+    concerns[(last, "c0")] = [1, 1, 1] if concerns[(last, "c0")] != [1, 1, 1] else [1, -1, 0]
+    selection_db.execute_query("""MATCH (:Object {id: $o})-[r:CONCERNS]->(:Concept {id: 'c0'})
+        CALL db.create.setRelationshipVectorProperty(r, 'embedding', $v)""", o=last, v=concerns[(last, "c0")])
+    select(graph, 0.8, 0.4, object_ids=[last], engine=plugin)
+    assert stored(selection_db) == reference(concerns, mentions, 0.8, 0.4)
+    if count(selection_db, unbinned) == 0:  # the change put them into the bins: one more, unbinned
+        new = {("later", c): vector() for c in ("c0", "c1")}
+        write_graph(selection_db, new, {})
+        select(graph, 0.8, 0.4, object_ids=["later"], engine=plugin)
         concerns.update(new)
     assert count(selection_db, unbinned) > 0
     # New alpha and beta over unbinned scores, on the plugin path.
