@@ -97,6 +97,23 @@ def write_graph(driver, concerns: dict, mentions: dict) -> None:
                          rows=[{"c": c, "t": t, "v": v} for (c, t), v in mentions.items()])
 
 
+def small_vectors(seed: int):
+    """A source of random 3-vectors with components -1, 0 or 1 (never all zero): their cosines
+    fall in a dozen bins and tie often, and lie away from rounding boundaries."""
+    rng = np.random.default_rng(seed)
+
+    def vector() -> list[int]:
+        v = rng.integers(-1, 2, 3).tolist()
+        return v if any(v) else [1, 0, 0]
+
+    return vector
+
+
+def in_one_document(driver) -> None:
+    """Every chunk from one document ('Doc'), so that prompts can cite them."""
+    driver.execute_query("MATCH (t:Chunk) MERGE (d:Document {id: 'doc', title: 'Doc'}) MERGE (t)-[:FROM_DOCUMENT]->(d)")
+
+
 def stored(driver) -> dict:
     """What the server computed: every candidate (the selection's G'(o), cypher/selection/
     candidates.cypher): w from its pair's scores, p from the concept's distribution, the class
@@ -151,12 +168,19 @@ def count(driver, query: str) -> int:
 def engine(request, selection_db) -> Engine:
     """Each path of the selection's steps (the procedure plugin only where the test server runs
     the one these sources build: `tripartite server start` installs it)."""
-    if request.param == "plugin" and plugin_version(Graph(selection_db, "neo4j")) != source_hash():
+    if request.param == "plugin":
+        require_plugin(selection_db)
+    return Engine(request.param, "test")
+
+
+def require_plugin(driver) -> None:
+    """Skip the test unless the test server runs the plugin these sources build (fail it in CI,
+    where the plugin path must be tested)."""
+    if plugin_version(Graph(driver, "neo4j")) != source_hash():
         missing = "the test server has no procedure plugin built from these sources"
-        if os.environ.get("TRIPARTITE_TEST_PLUGIN") == "required":  # CI: the plugin path must be tested
+        if os.environ.get("TRIPARTITE_TEST_PLUGIN") == "required":
             pytest.fail(f"{missing} (TRIPARTITE_TEST_PLUGIN=required)")
         pytest.skip(missing)
-    return Engine(request.param, "test")
 
 
 @pytest.fixture(scope="module")
@@ -323,23 +347,14 @@ def test_new_objects_one_at_a_time_keep_the_selection_exact_on_both_paths(select
     # it, and when the scripts take over (they rebuild a distribution that has unbinned scores)
     # or alpha and beta change, every candidate's w, P_c(w) and class is the reference's, and so
     # is the P_c(w) a prompt reports.
-    if plugin_version(Graph(selection_db, "neo4j")) != source_hash():
-        if os.environ.get("TRIPARTITE_TEST_PLUGIN") == "required":
-            pytest.fail("the test server has no procedure plugin built from these sources (TRIPARTITE_TEST_PLUGIN=required)")
-        pytest.skip("the test server has no procedure plugin built from these sources")
+    require_plugin(selection_db)
     plugin, scripts = Engine("plugin", "test"), Engine("cypher", "test")
     clear(selection_db)
-    rng = np.random.default_rng(5)
-
-    def vector():
-        v = rng.integers(-1, 2, 3).tolist()
-        return v if any(v) else [1, 0, 0]
-
+    vector = small_vectors(5)
     concerns = {(f"o{i:02d}", c): vector() for i in range(40) for c in ("c0", "c1")}
     mentions = {(c, f"t{j:02d}"): vector() for c in ("c0", "c1") for j in range(12)}
     write_graph(selection_db, concerns, mentions)
-    selection_db.execute_query("""MATCH (t:Chunk) MERGE (d:Document {id: 'doc', title: 'Doc'})
-        MERGE (t)-[:FROM_DOCUMENT]->(d)""")
+    in_one_document(selection_db)
     graph = Graph(selection_db, "neo4j")
     # A full run builds the very same bins on either path.
     bins = "MATCH (b:ScoreBin) RETURN collect([b.concept_id, b.bin, b.w, b.upto]) AS bins"
@@ -466,17 +481,11 @@ def test_prompt_percentiles_match_the_candidates_view(selection_db):
     # does candidates.cypher; the reference counts. The cosines of these vectors fall in a dozen
     # bins per concept. The text-only prompt leaves p out.
     clear(selection_db)
-    rng = np.random.default_rng(3)
-
-    def vector():
-        v = rng.integers(-1, 2, 3).tolist()
-        return v if any(v) else [1, 0, 0]
-
+    vector = small_vectors(3)
     concerns = {(f"o{i}", c): vector() for i in range(30) for c in ("c0", "c1")}
     mentions = {(c, f"t{j}"): vector() for c in ("c0", "c1") for j in range(10)}
     write_graph(selection_db, concerns, mentions)
-    selection_db.execute_query("""MATCH (t:Chunk) MERGE (d:Document {id: 'doc', title: 'Doc'})
-        MERGE (t)-[:FROM_DOCUMENT]->(d)""")
+    in_one_document(selection_db)
     select(Graph(selection_db, "neo4j"), 0.6, 0.3)
     expected = reference(concerns, mentions, 0.6, 0.3)
     assert stored(selection_db) == expected
@@ -498,8 +507,7 @@ def test_budget_keeps_each_concepts_best_extracts_in_reading_order(selection_db)
     mentions = {("c0", f"t{j}"): v for j, v in enumerate([[1, 0, 0], [1, 1, 0], [1, 0, 1], [1, 1, 1], [0, 1, 1]])}
     mentions[("c1", "t0")] = [0, 0, 1]  # o0's c1 candidate has p = 0.5: neither alpha nor beta takes it
     write_graph(selection_db, concerns, mentions)
-    selection_db.execute_query("""MATCH (t:Chunk) MERGE (d:Document {id: 'doc', title: 'Doc'})
-        MERGE (t)-[:FROM_DOCUMENT]->(d)""")
+    in_one_document(selection_db)
     select(Graph(selection_db, "neo4j"), 0.6, 0.5)
     full = {r["concept_id"]: r["evidence"] for r in prompt_material(Graph(selection_db, "neo4j"), "o0", selection="paper")}
     for budget in (1, 2, 10):

@@ -18,7 +18,7 @@ import weakref
 from dataclasses import dataclass
 
 from tripartite.infra.errors import TripartiteError
-from tripartite.infra.graph import Graph
+from tripartite.infra.graph import Graph, ScriptTransaction
 
 STEPS = ("score", "distribution", "classify")
 CHOICES = ("auto", "cypher", "plugin")
@@ -33,8 +33,9 @@ class Engine:
         """The script that runs `step` on this path (the plugin's are one CALL each)."""
         return f"selection/{step}" if self.name == "cypher" else f"selection/plugin/{step}"
 
-    def run(self, graph: Graph, step: str, **params) -> None:
-        graph.run(self.script(step), **params)
+    def run(self, on: Graph | ScriptTransaction, step: str, **params) -> None:
+        """Run `step` on the graph (in the script's own transactions) or inside a transaction."""
+        on.run(self.script(step), **params)
 
 
 def plugin_version(graph: Graph) -> str | None:

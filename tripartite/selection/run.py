@@ -63,10 +63,7 @@ def _select(graph: Graph, alpha: float, beta: float, object_ids: list[str] | Non
 
     def step(name: str, tx: ScriptTransaction | None = None, **params) -> None:
         started = time.perf_counter()
-        if tx is None:
-            chosen.run(graph, name, **params)
-        else:
-            tx.run(chosen.script(name), **params)
+        chosen.run(graph if tx is None else tx, name, **params)
         if on_step:
             on_step(name, time.perf_counter() - started)
 

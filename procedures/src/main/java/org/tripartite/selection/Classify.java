@@ -124,7 +124,6 @@ final class Classify {
         }
         // Each moved object's pairs whose selection differs between the old and new thresholds.
         Map<String, Map<String, List<Selected>>> changed = new LinkedHashMap<>();  // object id -> concept id -> now
-        int pairs = 0;
         for (Node object : moved) {
             if (given.contains(object)) {
                 continue;
@@ -137,12 +136,12 @@ final class Classify {
                 List<Selected> next = now.get(conceptId);
                 if (!concepts.get(conceptId).classified() || !next.equals(before.get(conceptId))) {
                     changed.computeIfAbsent(objectId, id -> new HashMap<>()).put(conceptId, next);
-                    pairs++;
                 }
             }
         }
         // Their Evidence: one lookup per pair, or, when many changed (a new alpha or beta moves
         // every concept's threshold), every Evidence node read at once.
+        int pairs = changed.values().stream().mapToInt(Map::size).sum();
         Map<String, Map<String, Node>> evidence = pairs > BULK_PAIRS ? evidenceByObject(store) : null;
         for (Map.Entry<String, Map<String, List<Selected>>> entry : changed.entrySet()) {
             String objectId = entry.getKey();
