@@ -11,8 +11,10 @@ from functools import lru_cache
 # Where cl100k_base's pre-split always cuts, so that the tokens of a text are the sum of its
 # parts': after a line break that a non-blank line follows (its whitespace run ends at the
 # break), and after "]" before a space (punctuation runs stop at whitespace). A prompt's lines
-# and its "[n] text" items are cut there, and the parts recur from prompt to prompt.
-_PART_BOUNDARY = re.compile(r"(?<=\n)(?=[^\S\r\n]*\S)|(?<=\])(?= )")
+# and its "[n] text" items are cut there, and the parts recur from prompt to prompt. The pattern
+# matches the character a cut follows (a search that starts from a literal character is about
+# twice as fast as trying a look-behind at every position).
+_PART_END = re.compile(r"\n(?=[^\S\r\n]*\S)|\](?= )")
 
 
 @lru_cache(maxsize=4)
@@ -30,10 +32,14 @@ def count_tokens(text: str, encoding: str = "cl100k_base") -> int:
 
 
 def count_prompt_tokens(text: str, encoding: str = "cl100k_base") -> int:
-    """count_tokens(text), summed over the text's parts (see _PART_BOUNDARY), each counted once
+    """count_tokens(text), summed over the text's parts (see _PART_END), each counted once
     per process: the prompts one process lays out (fitting a budget, eval, the MCP server)
     repeat most of their lines. tests/test_tokens.py checks the sum against the whole."""
-    return sum(part_tokens(part, encoding) for part in _PART_BOUNDARY.split(text))
+    total, start = 0, 0
+    for cut in _PART_END.finditer(text):
+        total += part_tokens(text[start:cut.end()], encoding)
+        start = cut.end()
+    return total + part_tokens(text[start:], encoding)
 
 
 @lru_cache(maxsize=65536)

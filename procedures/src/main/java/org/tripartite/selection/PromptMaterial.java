@@ -80,7 +80,7 @@ final class PromptMaterial {
             return List.of();
         }
         boolean floor = selection == null || selection.equals("floor");
-        Map<String, Node> sections = new HashMap<>();
+        Places places = new Places(tx);
         List<Concept> concepts = new ArrayList<>();
         for (Relationship oc : Store.concerns(object)) {
             Node c = oc.getEndNode();
@@ -88,7 +88,7 @@ final class PromptMaterial {
             String name = (String) c.getProperty("name", null);
             String summary = (String) oc.getProperty("summary", null);
             concepts.add(new Concept(c, conceptId, name, summary, size(name) / 4 + 2,
-                    tokens(oc, summary) + 3, items(tx, store, objectId, c, conceptId, floor, maxPerConcept, sections)));
+                    tokens(oc, summary) + 3, items(tx, store, objectId, c, conceptId, floor, maxPerConcept, places)));
         }
         if (concepts.isEmpty()) {
             return List.of();
@@ -135,7 +135,7 @@ final class PromptMaterial {
 
     /** The pair's selected candidates, best first, as its Evidence node keeps them (classify). */
     private static List<Item> items(Transaction tx, Store store, String objectId, Node concept, String conceptId,
-                                    boolean floor, Long maxPerConcept, Map<String, Node> sections) {
+                                    boolean floor, Long maxPerConcept, Places places) {
         Node evidence = store.evidence(objectId, conceptId);
         if (evidence == null) {
             return List.of();
@@ -165,25 +165,48 @@ final class PromptMaterial {
                 if (!m.getStartNode().equals(concept)) {
                     continue;
                 }
-                Node document = null;
-                for (Relationship from : chunk.getRelationships(Direction.OUTGOING, FROM_DOCUMENT)) {
-                    if (from.getEndNode().hasLabel(DOCUMENT)) {
-                        document = from.getEndNode();
-                        break;
-                    }
-                }
-                Object sectionId = chunk.getProperty("section_id", null);
-                Node section = sectionId == null ? null
-                        : sections.computeIfAbsent(sectionId.toString(), id -> tx.findNode(SECTION, "id", sectionId));
-                String title = document == null ? null : (String) document.getProperty("title", null);
-                List<String> path = section == null ? null : path(section.getProperty("path", null));
+                Place place = places.of(chunk);
                 String text = (String) m.getProperty("summary", null);
-                items.add(new Item(conceptId, chunkIds[i], rank, ws[i], reasons[i], text, title,
-                        document == null ? null : (String) document.getProperty("id", null), path,
-                        chunk.getProperty("index", null), tokens(m, text), referenceTokens(title, path, chunkIds[i])));
+                items.add(new Item(conceptId, chunkIds[i], rank, ws[i], reasons[i], text, place.title(), place.documentId(),
+                        place.path(), chunk.getProperty("index", null), tokens(m, text),
+                        referenceTokens(place.title(), place.path(), chunkIds[i])));
             }
         }
         return items;
+    }
+
+    /** Where a chunk is: its document's title and id and its section's path. */
+    private record Place(String title, String documentId, List<String> path) {
+    }
+
+    /** Chunks' places, each document and section read once per prompt (hundreds of extracts
+     *  share a few of them). */
+    private static final class Places {
+        private final Transaction tx;
+        private final Map<Node, String[]> documents = new HashMap<>();
+        private final Map<String, List<String>> paths = new HashMap<>();
+
+        Places(Transaction tx) {
+            this.tx = tx;
+        }
+
+        Place of(Node chunk) {
+            String[] document = null;
+            for (Relationship from : chunk.getRelationships(Direction.OUTGOING, FROM_DOCUMENT)) {
+                Node end = from.getEndNode();
+                if (end.hasLabel(DOCUMENT)) {
+                    document = documents.computeIfAbsent(end, node -> new String[] {
+                            (String) node.getProperty("title", null), (String) node.getProperty("id", null)});
+                    break;
+                }
+            }
+            Object sectionId = chunk.getProperty("section_id", null);
+            List<String> path = sectionId == null ? null : paths.computeIfAbsent(sectionId.toString(), id -> {
+                Node section = tx.findNode(SECTION, "id", sectionId);
+                return section == null ? null : path(section.getProperty("path", null));
+            });
+            return new Place(document == null ? null : document[0], document == null ? null : document[1], path);
+        }
     }
 
     /** The budget's drop order: extracts that are not their concept's best first, weakest first. */
