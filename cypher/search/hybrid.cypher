@@ -2,7 +2,8 @@
 // to the question (the chunk vector index), the entities the question's keywords name
 // (full-text index entity_names) with the chunks they came from and the relations between
 // them, and the community summaries closest to the question or holding those entities. Every
-// chunk carries its cosine to the question, so all are on one scale whichever way they came.
+// chunk carries its cosine to the question, so all are on one scale whichever way they came,
+// and its embedding, by which hybrid.py holds back a chunk that repeats one already taken.
 // Browser: :param vector => [...]; :param question_keywords => ['AWEL']; :param chunk_limit => 20;
 //          :param entity_limit => 12; :param community_limit => 4
 
@@ -43,7 +44,7 @@ WITH seeds, relations, t, collect(e.name) AS entities
 MATCH (t)-[:FROM_DOCUMENT]->(d:Document)
 OPTIONAL MATCH (s:Section {id: t.section_id})
 WITH seeds, relations, collect({chunk_id: t.id, text: t.text, document: d.title, document_id: d.id, index: t.index,
-                                section_path: s.path, entities: entities,
+                                section_path: s.path, entities: entities, embedding: t.embedding,
                                 cosine: CASE WHEN t.embedding IS NULL THEN 0.0
                                              ELSE 2 * vector.similarity.cosine(t.embedding, $vector) - 1 END}) AS chunks
 // Community summaries: the closest by their report's embedding (exact: communities are few), and

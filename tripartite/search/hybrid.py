@@ -10,7 +10,9 @@ entities. Every candidate, chunk or summary, is scored on one scale:
             + ENTITY_WEIGHT * (share of the question's entities it came with)
 
 where a keyword weighs more the fewer candidate chunks hold it. The best candidates are taken
-until the budget is spent, each chunk once. A chunk is quoted as an excerpt: its sentences
+until the budget is spent, each chunk once, a candidate less REDUNDANCY_WEIGHT times its
+highest cosine to a chunk already taken (maximal marginal relevance: what repeats the prompt
+waits). A chunk is quoted as an excerpt: its sentences
 that score within MARGIN of its best one, each with the sentences beside it (an answer often
 follows the sentence that matches the question), the whole chunk when that is most of it, and
 an ellipsis where sentences are skipped. Quoting excerpts rather than whole chunks is what lets
@@ -32,7 +34,7 @@ from tripartite.lexical.sentences import sentences_of
 from tripartite.search.constants import HYBRID_TOKENS
 from tripartite.search.gaps import triplet_graph_gaps
 from tripartite.search.keywords import question_keywords
-from tripartite.selection.prompt import reference_line, top_section
+from tripartite.selection.prompt import reference_line
 
 INTRO = ("Answer the question from the numbered passages below (sentences quoted from the reference documents, "
          "an ellipsis where a passage skips) and the community summaries; cite the passages you use by their "
@@ -47,7 +49,7 @@ RELATION_WEIGHT = 0.1  # a sentence a relation between the question's entities c
 MARGIN = 0.15          # an excerpt keeps the sentences this close to its chunk's best one
 WHOLE_FIRST = 0.6      # chunks are quoted whole until this share of the budget is spent, then as excerpts
 COMMUNITY_SHARE = 0.15  # community summaries (derived, not quoted) take at most this share of the budget
-REPEAT_PENALTY = 0.05  # per chunk already taken from the same top-level section: spread over the documents
+REDUNDANCY_WEIGHT = 0.1  # times a candidate's highest cosine to a chunk taken: say new things (MMR)
 WHOLE_SHARE = 0.7      # an excerpt this large becomes the whole chunk
 MIN_SENTENCE_CHARS = 12
 
@@ -187,11 +189,13 @@ class Packing:
         return exact
 
 
-def _section(item: dict) -> tuple:
-    """The top-level section a candidate comes from (a community: its own)."""
-    if item["kind"] == "community":
-        return ("community", item["community"]["id"])
-    return top_section(item["chunk"])
+def redundancy(item: dict, taken: list[np.ndarray]) -> float:
+    """How much of a candidate the prompt already says: its chunk's highest cosine to a chunk
+    taken (a community summary: none; COMMUNITY_SHARE bounds those)."""
+    vector = item["chunk"].get("embedding") if item["kind"] == "chunk" else None
+    if vector is None or not taken:
+        return 0.0
+    return max(0.0, float(np.max(np.stack(taken) @ np.asarray(vector, dtype=np.float32))))
 
 
 def excerpt(sentences: dict[int, str]) -> str:
@@ -218,14 +222,15 @@ def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens
     packing = Packing(question, max_tokens)
     used = packing.tokens()
     pending = candidates(found, keywords, vector, embedder)
-    taken: dict[tuple, int] = {}  # top-level section -> chunks taken from it
+    taken: list[np.ndarray] = []  # the embeddings of the chunks taken
     while pending and max_tokens - used >= 20:
-        item = max(pending, key=lambda i: i["score"] - REPEAT_PENALTY * taken.get(_section(i), 0))
+        item = max(pending, key=lambda i: i["score"] - REDUNDANCY_WEIGHT * redundancy(i, taken))
         pending.remove(item)
         grown = packing.try_add(item, used)
         if grown is not None:
             used = grown
-            taken[_section(item)] = taken.get(_section(item), 0) + 1
+            if item["kind"] == "chunk" and item["chunk"].get("embedding") is not None:
+                taken.append(np.asarray(item["chunk"]["embedding"], dtype=np.float32))
     text = packing.text()
     references = [{"n": n, "chunk_id": e["chunk"]["chunk_id"], "document": e["chunk"]["document"],
                    "section_path": e["chunk"]["section_path"] or []}
