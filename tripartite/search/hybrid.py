@@ -12,12 +12,12 @@ entities. Every candidate, chunk or summary, is scored on one scale:
 where a keyword weighs more the fewer candidate chunks hold it. The best candidates are taken
 until the budget is spent, each chunk once, a candidate less REDUNDANCY_WEIGHT times its
 highest cosine to a chunk already taken (maximal marginal relevance: what repeats the prompt
-waits). A chunk is quoted as an excerpt: its sentences
-that score within MARGIN of its best one, each with the sentences beside it (an answer often
-follows the sentence that matches the question), the whole chunk when that is most of it, and
-an ellipsis where sentences are skipped. Quoting excerpts rather than whole chunks is what lets
-one budget reach more chunks; ranking whole chunks first is what keeps the context a sentence
-needs. Community summaries, the corpus-wide view, stand in their own section.
+waits). A chunk is quoted as an excerpt: its sentences that score within MARGIN of its best
+one, each with the sentences beside it (an answer often follows the sentence that matches the
+question), the whole chunk when that is most of it, and an ellipsis where sentences are
+skipped. Quoting excerpts rather than whole chunks is what lets one budget reach more chunks;
+ranking whole chunks first is what keeps the context a sentence needs. Community summaries,
+the corpus-wide view, stand in their own section.
 """
 from __future__ import annotations
 
