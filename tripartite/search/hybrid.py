@@ -98,6 +98,9 @@ def candidates(found: dict, keywords: list[str], question_vector: np.ndarray, em
                           "keywords": keyword_share(text, weights), "entities": 0.0})
     for item in items:
         item["score"] = round(item["cosine"] + KEYWORD_WEIGHT * item["keywords"] + ENTITY_WEIGHT * item["entities"], 6)
+        embedding = item["chunk"].get("embedding") if item["kind"] == "chunk" else None
+        item["vector"] = None if embedding is None else np.asarray(embedding, dtype=np.float32)
+        item["redundancy"] = 0.0  # see took()
     chunks = [i for i in items if i["kind"] == "chunk"]
     flat = [x for i in chunks for x in i["sentences"]]
     cosines = embedder.embed(flat) @ question_vector if flat else np.zeros(0)
@@ -189,13 +192,15 @@ class Packing:
         return exact
 
 
-def redundancy(item: dict, taken: list[np.ndarray]) -> float:
-    """How much of a candidate the prompt already says: its chunk's highest cosine to a chunk
-    taken (a community summary: none; COMMUNITY_SHARE bounds those)."""
-    vector = item["chunk"].get("embedding") if item["kind"] == "chunk" else None
-    if vector is None or not taken:
-        return 0.0
-    return max(0.0, float(np.max(np.stack(taken) @ np.asarray(vector, dtype=np.float32))))
+def took(pending: list[dict], item: dict) -> None:
+    """A chunk was taken: each pending chunk's redundancy, how much of it the prompt already
+    says, becomes its highest cosine to a chunk taken (at least 0; a community summary has
+    none, COMMUNITY_SHARE bounds those). Updated once per chunk taken, not per pick."""
+    if item["vector"] is None:
+        return
+    for other in pending:
+        if other["vector"] is not None:
+            other["redundancy"] = max(other["redundancy"], float(other["vector"] @ item["vector"]))
 
 
 def excerpt(sentences: dict[int, str]) -> str:
@@ -222,15 +227,13 @@ def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens
     packing = Packing(question, max_tokens)
     used = packing.tokens()
     pending = candidates(found, keywords, vector, embedder)
-    taken: list[np.ndarray] = []  # the embeddings of the chunks taken
     while pending and max_tokens - used >= 20:
-        item = max(pending, key=lambda i: i["score"] - REDUNDANCY_WEIGHT * redundancy(i, taken))
+        item = max(pending, key=lambda i: i["score"] - REDUNDANCY_WEIGHT * i["redundancy"])
         pending.remove(item)
         grown = packing.try_add(item, used)
         if grown is not None:
             used = grown
-            if item["kind"] == "chunk" and item["chunk"].get("embedding") is not None:
-                taken.append(np.asarray(item["chunk"]["embedding"], dtype=np.float32))
+            took(pending, item)
     text = packing.text()
     references = [{"n": n, "chunk_id": e["chunk"]["chunk_id"], "document": e["chunk"]["document"],
                    "section_path": e["chunk"]["section_path"] or []}
