@@ -68,6 +68,25 @@ def test_doctor_flags_pending_migrations(neo4j_db, tmp_path):
     assert "[FAIL] migrations current" in result.output and "run `tripartite migrate`" in result.output
 
 
+@pytest.mark.bare
+def test_commands_refuse_a_database_without_the_schema_and_write_nothing(neo4j_db, tmp_path):
+    """Without `migrate` there are no uniqueness constraints and no full-text index: writing
+    would leave a graph that later fails, so every command but migrate says so first."""
+    from tripartite.infra.paths import samples_dir
+
+    env = cli_env(neo4j_db, tmp_path)
+    for args in (["ingest", str(samples_dir() / "guidelines")], ["search", "hybrid", "What lowers blood pressure?"],
+                 ["objects", "list"]):
+        result = invoke(args, env)
+        assert result.exit_code == 1, (args, result.output)
+        errors = [line for line in result.output.splitlines() if line.startswith("error:")]
+        assert len(errors) == 1 and "has no schema yet" in errors[0] and "run `tripartite migrate` first" in errors[0]
+    with neo4j_db.driver() as driver:
+        assert driver.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"] == 0
+    assert invoke(["migrate"], env).exit_code == 0
+    assert invoke(["ingest", str(samples_dir() / "guidelines")], env).exit_code == 0
+
+
 def test_unreachable_neo4j_is_one_line(tmp_path):
     from conftest import free_port
 

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from tripartite.infra.graph import Graph
 
 
+SELF_MIGRATING = {"migrate", "demo", "eval"}  # commands that apply pending migrations themselves
+
+
 class App:
     """The command line's state: settings read once, a database connection opened on first
     use and closed when the command ends."""
@@ -37,10 +40,16 @@ class App:
 
     @property
     def graph(self) -> Graph:
+        """The database, refused with one line while migrations are pending, except to the
+        commands that apply them (migrate, and demo and eval, which run the whole pipeline)."""
         if self._graph is None:
             from tripartite.infra.graph import connect
+            from tripartite.infra.migrations import require_current
 
-            self._graph = self._ctx.with_resource(connect(self.settings))
+            graph = self._ctx.with_resource(connect(self.settings))
+            if self._ctx.invoked_subcommand not in SELF_MIGRATING:
+                require_current(graph, self.settings.migrations_dir)
+            self._graph = graph
         return self._graph
 
 

@@ -160,6 +160,9 @@ def _question_eval(app: App, path: Path, modes: list[str], budgets: list[int], o
 
     app.quiet = as_json
     ensure_server(app)
+    from tripartite.infra.migrations import require_current
+
+    require_current(app.graph, app.settings.migrations_dir)  # eval on questions builds nothing: the graph must be current
     result, files = evaluate_questions(app.settings, app.graph, path, modes, budgets, out, offline, concurrency, say)
     if as_json:
         emit_json({"files": {k: str(v) for k, v in files.items()}, "summary": [vars(s) for s in result.summaries],

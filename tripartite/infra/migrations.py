@@ -213,6 +213,21 @@ def status(graph: Graph, folder: Path) -> list[MigrationState]:
     return states
 
 
+def require_current(graph: Graph, folder: Path) -> None:
+    """Refuse a database whose versioned migrations are not all applied: without them it lacks
+    the constraints that keep ids unique and the indexes search reads, so a command would write
+    a graph that later fails, or fail half way. (Repeatable ones only install the Browser's
+    procedures; `doctor` reports those.)"""
+    versions = [m.version for m in discover(folder) if not m.repeatable]
+    applied, _ = _history(graph)
+    pending = [v for v in versions if v not in applied]
+    if pending:
+        state = "has no schema yet" if not applied else "has a schema older than this version of tripartite"
+        span = f"V{pending[0]:03d}" + (f" to V{pending[-1]:03d}" if len(pending) > 1 else "")
+        raise MigrationError(f"the database {graph.database} {state} ({len(pending)} migrations pending, {span}): "
+                             "run `tripartite migrate` first")
+
+
 def _check_history(files: list[MigrationFile], applied: dict[int, dict], folder: Path) -> list[MigrationFile]:
     """Refuse drift (edited or missing applied files, out-of-order versions); return what is pending."""
     superseded = {m.description for m in files if m.repeatable}

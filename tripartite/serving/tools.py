@@ -34,8 +34,15 @@ class KnowledgeTools:
         with self._connecting:
             if self._graph is None:
                 from tripartite.infra.graph import Graph, open_driver
+                from tripartite.infra.migrations import require_current
 
-                self._graph = Graph(open_driver(self.settings, connect_timeout=5.0), self.settings.neo4j_database)
+                graph = Graph(open_driver(self.settings, connect_timeout=5.0), self.settings.neo4j_database)
+                try:
+                    require_current(graph, self.settings.migrations_dir)
+                except TripartiteError:
+                    graph.close()
+                    raise
+                self._graph = graph
             return self._graph
 
     @property
