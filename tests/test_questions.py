@@ -207,3 +207,50 @@ def test_eval_questions_compares_the_builders_and_writes_table_json_and_plot(sam
     assert wrong.exit_code == 1 and "no such file" in wrong.output
     both = invoke(["eval", "--questions", str(samples_dir() / "questions.yaml"), "docs", "onto", "objs"], sample)
     assert both.exit_code == 2 and "give no DOCUMENTS" in both.output
+
+
+# ---- a document the embedder cannot read (last: it empties the module's database) --------------------
+def _product_manual(sections: int, answer_at: int) -> tuple[str, str]:
+    """A Chinese manual of `sections` look-alike products; one says how its transactions are
+    isolated. Returns the Markdown and that product's heading."""
+    first, second = "星晨远清松白青赤金银", "河光山泉风云石海林月"
+    kinds = ["图数据库", "计算引擎", "可视化平台", "调度系统", "安全网关", "存储服务"]
+    uses = ["金融风控", "电信计费", "零售推荐", "物流跟踪", "能源监测", "医疗影像"]
+    features = ["分片", "快照", "告警", "审计", "压缩", "缓存", "重试", "导出"]
+    lines, answer = ["# 产品手册", ""], ""
+    for i in range(sections):
+        heading = first[i // 10] + second[i % 10] + kinds[i % 6]
+        f = [features[(i + k) % 8] for k in (0, 3, 5)]
+        body = f"{heading}主要用于{uses[(i // 6) % 6]}场景。它支持{f[0]}、{f[1]}和{f[2]}，部署在多台服务器上，由运维团队统一管理。"
+        if i == answer_at:  # the answer, inside a long paragraph that says much else
+            body += ("团队每季度发布一个新版本，并在社区论坛公布路线图。早期用户来自高校实验室和初创公司，后来扩展到大型企业。"
+                     "它的事务处理采用可串行化隔离级别。文档提供中英文两种语言，示例代码覆盖主流编程语言，培训课程每月开班一次。"
+                     "产品名称取自一首古诗，标志的颜色代表稳定与信任。")
+            answer = heading
+        lines += [f"## {heading}", "", body, ""]
+    return "\n".join(lines), answer
+
+
+def test_hybrid_finds_by_words_what_the_english_embedder_cannot_read(migrated_env, tmp_path):
+    """all-MiniLM-L6-v2 reads English: among 100 look-alike Chinese sections the one that answers
+    is not among the chunks closest to the question, so vector RAG misses it; the full-text
+    index (cjk analyzer) finds it by the question's words, and hybrid quotes it first."""
+    text, answer = _product_manual(100, 57)
+    manual = tmp_path / "manual.md"
+    manual.write_text(text, encoding="utf-8")
+    ok(["ingest", str(manual)], migrated_env)
+    question = "哪款产品的事务处理用的是可串行化隔离？"
+    rag = as_json(["search", "rag", question, "--max-tokens", "2000"], migrated_env)
+    assert answer not in [r["section_path"][-1] for r in rag["references"]]
+    hybrid = as_json(["search", "hybrid", question, "--max-tokens", "300"], migrated_env)
+    assert hybrid["references"][0]["section_path"][-1] == answer
+    assert "可串行化隔离级别" in hybrid["prompt"].split("Passages:")[1]
+
+
+def test_only_text_the_embedder_cannot_read_leans_on_the_full_text_score():
+    from tripartite.infra.embeddings import MiniLMEmbedder, OpenAIEmbedder
+    from tripartite.search.hybrid import unread_share
+
+    assert unread_share("TuGraph图数据库由蚂蚁集团研发", MiniLMEmbedder) == pytest.approx(11 / 18)
+    assert unread_share("Apixaban, rivaroxaban, café", MiniLMEmbedder) == 0.0
+    assert unread_share("图数据库", OpenAIEmbedder) == 0.0 and unread_share("", MiniLMEmbedder) == 0.0

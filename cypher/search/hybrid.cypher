@@ -1,11 +1,12 @@
 // read: hybrid search's candidates (search/hybrid.py ranks and packs them): the chunks closest
-// to the question (the chunk vector index), the entities the question's keywords name
-// (full-text index entity_names) with the chunks they came from and the relations between
-// them, and the community summaries closest to the question or holding those entities. Every
-// chunk carries its cosine to the question, so all are on one scale whichever way they came,
-// and its embedding, by which hybrid.py holds back a chunk that repeats one already taken.
+// to the question (the chunk vector index), the chunks that say its keywords best (full-text
+// index chunk_text), the entities the keywords name (full-text index entity_names) with the
+// chunks they came from and the relations between them, and the community summaries closest to
+// the question or holding those entities. Every chunk carries its cosine to the question, so
+// all are on one scale whichever way they came, its full-text score over the best one's, and
+// its embedding, by which hybrid.py holds back a chunk that repeats one already taken.
 // Browser: :param vector => [...]; :param question_keywords => ['AWEL']; :param chunk_limit => 20;
-//          :param entity_limit => 12; :param community_limit => 4
+//          :param text_limit => 12; :param entity_limit => 12; :param community_limit => 4
 
 // The entities the keywords name, each keyword a phrase, a match on the name counting four times.
 WITH [k IN $question_keywords WHERE trim(k) <> '' | '"' + replace(replace(trim(k), '\\', ' '), '"', ' ') + '"'] AS terms
@@ -14,11 +15,9 @@ CALL (terms) {
   CALL db.index.fulltext.queryNodes('entity_names',
     reduce(q = '', t IN terms | q + CASE WHEN q = '' THEN '' ELSE ' OR ' END + 'name:' + t + '^4 OR description:' + t))
   YIELD node, score
-  RETURN node AS entity, score
-  ORDER BY score DESC, node.key
-  LIMIT $entity_limit
+  WITH node ORDER BY score DESC, node.key LIMIT $entity_limit
+  RETURN collect(node) AS seeds
 }
-WITH collect(entity) AS seeds
 // Relations between the entities found, or from one of them, with the sentences behind them.
 CALL (seeds) {
   UNWIND seeds AS seed
@@ -29,22 +28,38 @@ CALL (seeds) {
   RETURN collect({source: startNode(r).name, target: endNode(r).name, type: type(r), description: r.description,
                   chunks: r.chunks, inside: inside}) AS relations
 }
-// Candidate chunks: the closest by vector, and those the entities came from.
-CALL (seeds) {
-  CALL db.index.vector.queryNodes('chunk_embedding', $chunk_limit, $vector) YIELD node
+// The chunks that say the keywords best (full-text index chunk_text, BM25), each with its score
+// over the best one's: a word the embedder reads poorly still finds its chunks.
+CALL (terms) {
+  WITH terms WHERE size(terms) > 0 AND $text_limit > 0
+  CALL db.index.fulltext.queryNodes('chunk_text', reduce(q = '', t IN terms | q + CASE WHEN q = '' THEN '' ELSE ' OR ' END + t))
+  YIELD node, score
+  WITH node, score ORDER BY score DESC, node.id LIMIT 4 * $text_limit
+  RETURN collect({id: node.id, score: score}) AS hits
+}
+WITH seeds, relations, hits, coalesce(hits[0].score, 1.0) AS best_hit
+// Candidate chunks: the closest by vector, the best full-text hits, and those the entities came from.
+CALL (seeds, hits) {
+  // The index is approximate: asked for four times as many, the closest ones are rarely missed.
+  CALL db.index.vector.queryNodes('chunk_embedding', 4 * $chunk_limit, $vector) YIELD node, score
+  WITH node ORDER BY score DESC, node.id LIMIT $chunk_limit
   RETURN node AS t
+  UNION
+  UNWIND hits[..$text_limit] AS hit
+  MATCH (t:Chunk {id: hit.id})
+  RETURN t
   UNION
   UNWIND seeds AS e
   MATCH (e)-[:FROM_CHUNK]->(t:Chunk)
   RETURN t
 }
-WITH seeds, relations, t
+WITH seeds, relations, t, coalesce(head([h IN hits WHERE h.id = t.id | h.score]), 0.0) / best_hit AS lexical
 OPTIONAL MATCH (e:__Entity__)-[:FROM_CHUNK]->(t) WHERE e IN seeds
-WITH seeds, relations, t, collect(e.name) AS entities
+WITH seeds, relations, t, lexical, collect(e.name) AS entities
 MATCH (t)-[:FROM_DOCUMENT]->(d:Document)
 OPTIONAL MATCH (s:Section {id: t.section_id})
 WITH seeds, relations, collect({chunk_id: t.id, text: t.text, document: d.title, document_id: d.id, index: t.index,
-                                section_path: s.path, entities: entities, embedding: t.embedding,
+                                section_path: s.path, entities: entities, embedding: t.embedding, lexical: lexical,
                                 cosine: CASE WHEN t.embedding IS NULL THEN 0.0
                                              ELSE 2 * vector.similarity.cosine(t.embedding, $vector) - 1 END}) AS chunks
 // Community summaries: the closest by their report's embedding (exact: communities are few), and

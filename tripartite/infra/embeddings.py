@@ -19,6 +19,7 @@ class MiniLMEmbedder:
     name = "all-MiniLM-L6-v2"
     dimensions = 384
     max_tokens = 256
+    latin_only = True  # trained on English: text in other scripts embeds poorly (hybrid search leans on words there)
 
     def __init__(self, cache_dir: Path, batch_size: int = 8, threads: int | None = None):
         import onnxruntime
@@ -75,6 +76,8 @@ class MiniLMEmbedder:
 
 class OpenAIEmbedder:
     """Embeddings from an OpenAI-compatible /embeddings endpoint (OpenAI, Azure, Ollama, vLLM)."""
+
+    latin_only = False  # the hosted models read many languages
 
     def __init__(self, model: str, base_url: str = "", api_key: str = "", batch_size: int = 64,
                  timeout: float = 60.0, max_retries: int = 5):

@@ -2,22 +2,27 @@
 and merged under one token budget.
 
 Candidates come from cypher/search/hybrid.cypher: the chunks closest to the question, the
-chunks the entities named by the question's keywords came from (with the relations between
-those entities), and the community summaries closest to the question or holding those
-entities. Every candidate, chunk or summary, is scored on one scale:
+chunks that say its keywords best (full-text, BM25), the chunks the entities named by the
+keywords came from (with the relations between those entities), and the community summaries
+closest to the question or holding those entities. Every candidate, chunk or summary, is
+scored on one scale:
 
     score = cos(question, text) + KEYWORD_WEIGHT * (share of the keywords' weight it holds)
             + ENTITY_WEIGHT * (share of the question's entities it came with)
+            + LEXICAL_WEIGHT * (its BM25 score over the best one's) * (share of its letters
+                                                                       the embedder cannot read)
 
-where a keyword weighs more the fewer candidate chunks hold it. The best candidates are taken
-until the budget is spent, each chunk once, a candidate less REDUNDANCY_WEIGHT times its
-highest cosine to a chunk already taken (maximal marginal relevance: what repeats the prompt
-waits). A chunk is quoted as an excerpt: its sentences that score within MARGIN of its best
-one, each with the sentences beside it (an answer often follows the sentence that matches the
-question), the whole chunk when that is most of it, and an ellipsis where sentences are
-skipped. Quoting excerpts rather than whole chunks is what lets one budget reach more chunks;
-ranking whole chunks first is what keeps the context a sentence needs. Community summaries,
-the corpus-wide view, stand in their own section.
+where a keyword weighs more the fewer candidate chunks hold it. The last term stands in for
+the cosine where the embedder cannot read the text (Chinese under the English default model):
+in text it reads, a paraphrase is found better by closeness than by words. The best
+candidates are taken until the budget is spent, each chunk once, a candidate less
+REDUNDANCY_WEIGHT times its highest cosine to a chunk already taken (maximal marginal
+relevance: what repeats the prompt waits). A chunk is quoted as an excerpt: its sentences that
+score within MARGIN of its best one, each with the sentences beside it (an answer often
+follows the sentence that matches the question), the whole chunk when that is most of it, and
+an ellipsis where sentences are skipped. Quoting excerpts rather than whole chunks is what lets
+one budget reach more chunks; ranking whole chunks first is what keeps the context a sentence
+needs. Community summaries, the corpus-wide view, stand in their own section.
 """
 from __future__ import annotations
 
@@ -41,9 +46,11 @@ INTRO = ("Answer the question from the numbered passages below (sentences quoted
          "numbers in brackets.")
 MAX_TOKENS = HYBRID_TOKENS
 CHUNK_LIMIT = 24       # the chunks closest to the question, before the entities' own
+TEXT_LIMIT = 12        # the chunks that say the question's keywords best (full-text), besides those
 ENTITY_LIMIT = 12
 COMMUNITY_LIMIT = 4
 KEYWORD_WEIGHT = 0.2
+LEXICAL_WEIGHT = 0.4   # times a chunk's full-text (BM25) score over the best one's, where the embedder cannot read
 ENTITY_WEIGHT = 0.1
 RELATION_WEIGHT = 0.1  # a sentence a relation between the question's entities came from
 MARGIN = 0.15          # an excerpt keeps the sentences this close to its chunk's best one
@@ -76,6 +83,16 @@ def keyword_share(text: str, weights: list[tuple[re.Pattern, float]]) -> float:
     return sum(w for p, w in weights if p.search(text)) / total if total else 0.0
 
 
+def unread_share(text: str, embedder) -> float:
+    """The share of the text's letters the embedder cannot read: those outside the Latin
+    script for an English-only model (all-MiniLM-L6-v2), none for a multilingual one. There the
+    cosine says little, and the chunk's full-text score stands in for it."""
+    if not getattr(embedder, "latin_only", False):
+        return 0.0
+    letters = [c for c in text if c.isalpha()]
+    return sum(1 for c in letters if ord(c) > 0x24F) / len(letters) if letters else 0.0
+
+
 def _sentences(text: str) -> list[str]:
     return [x.strip() for p in sentences_of(text or "") for x in p if x.strip()]
 
@@ -90,14 +107,16 @@ def candidates(found: dict, keywords: list[str], question_vector: np.ndarray, em
     for chunk in found["chunks"]:
         items.append({"kind": "chunk", "chunk": chunk, "sentences": _sentences(chunk["text"]),
                       "cosine": chunk["cosine"], "keywords": keyword_share(chunk["text"] or "", weights),
-                      "entities": len(chunk["entities"]) / seeds})
+                      "entities": len(chunk["entities"]) / seeds,
+                      "lexical": chunk["lexical"] * unread_share(chunk["text"] or "", embedder)})
     for community in found["communities"]:
         text = (community["summary"] or "").strip()
         if text:
             items.append({"kind": "community", "community": community, "text": text, "cosine": community["cosine"],
-                          "keywords": keyword_share(text, weights), "entities": 0.0})
+                          "keywords": keyword_share(text, weights), "entities": 0.0, "lexical": 0.0})
     for item in items:
-        item["score"] = round(item["cosine"] + KEYWORD_WEIGHT * item["keywords"] + ENTITY_WEIGHT * item["entities"], 6)
+        item["score"] = round(item["cosine"] + KEYWORD_WEIGHT * item["keywords"] + ENTITY_WEIGHT * item["entities"]
+                              + LEXICAL_WEIGHT * item["lexical"], 6)
         embedding = item["chunk"].get("embedding") if item["kind"] == "chunk" else None
         item["vector"] = None if embedding is None else np.asarray(embedding, dtype=np.float32)
         item["redundancy"] = 0.0  # see took()
@@ -221,7 +240,7 @@ def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens
     keywords, spent = question_keywords(graph, question, runner)
     vector = embedder.embed([question])[0]
     found = graph.one("search/hybrid", vector=vector.tolist(), question_keywords=keywords, chunk_limit=CHUNK_LIMIT,
-                      entity_limit=ENTITY_LIMIT, community_limit=COMMUNITY_LIMIT)
+                      text_limit=TEXT_LIMIT, entity_limit=ENTITY_LIMIT, community_limit=COMMUNITY_LIMIT)
     if found is None:
         raise TripartiteError("there are no chunks to search; ingest documents with `tripartite ingest PATH`")
     packing = Packing(question, max_tokens)
