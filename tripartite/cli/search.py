@@ -192,8 +192,9 @@ _question_command("tripartite", """The Tripartite prompt for QUESTION: the quest
                   "The prompt's budget: the weakest extracts go first (default: none).")
 _question_command("rag", """The vector-RAG prompt for QUESTION: the chunks closest to it (top 5, or as many as
     fit in --max-tokens).""", "Fill the prompt with the closest chunks up to this many tokens (default: the top 5).")
-_question_command("hybrid", """The hybrid prompt for QUESTION: sentences of the chunks closest to it and of the
-    chunks its entities came from, relations between those entities and community summaries,
+_question_command("hybrid", """The hybrid prompt for QUESTION: sentences of the chunks closest to it, of the
+    chunks that say its words (full-text) and of the chunks its entities came from, relations
+    between those entities and community summaries,
     ranked on one scale and packed into one budget, each chunk quoted once
     (tripartite/search/hybrid.py).""", "The prompt's budget (default 1,000).")
 
