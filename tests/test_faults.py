@@ -372,7 +372,9 @@ def test_two_selects_at_once_leave_one_consistent_state(sample, driver):
 
 
 def test_two_extractions_at_once_pay_each_call_once(loaded):
-    with FakeOpenAI(delay=0.05) as server:
+    # Each answer takes 0.25 s, so the first run holds the lock for over a second: longer than
+    # two processes' start can drift apart on a busy machine.
+    with FakeOpenAI(delay=0.25) as server:
         env = {**loaded, "OPENAI_BASE_URL": server.base_url, "TRIPARTITE_LLM_MODEL": "fake-chat"}
         runs = [started(["kg", "extract"], env) for _ in range(2)]
         outputs = [run.communicate(timeout=300) for run in runs]
