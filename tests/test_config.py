@@ -36,6 +36,14 @@ def test_toml_then_environment(tmp_path):
     assert from_env.server.bolt_port == 7800
 
 
+def test_an_english_model_behind_an_endpoint_can_be_marked_latin_only(tmp_path):
+    from tripartite.infra.embeddings import make_embedder
+
+    assert make_embedder(load_settings(env={"TRIPARTITE_EMBEDDING_PROVIDER": "openai"}, cwd=tmp_path)).latin_only is False
+    (tmp_path / "tripartite.toml").write_text('[embeddings]\nprovider = "openai"\nmodel = "all-minilm"\nlatin_only = true\n')
+    assert make_embedder(load_settings(env={}, cwd=tmp_path)).latin_only is True
+
+
 def test_local_server_port_moves_the_default_uri(tmp_path):
     settings = load_settings(env={"TRIPARTITE_BOLT_PORT": "7999"}, cwd=tmp_path)
     assert settings.neo4j_uri == "bolt://127.0.0.1:7999"
@@ -48,6 +56,7 @@ def test_local_server_port_moves_the_default_uri(tmp_path):
     ('[nope]\n', "unknown section"),
     ('[neo4j\nuri = 1', "not valid TOML"),
     ('[server]\nbolt_port = "many"\n', "not a port number"),
+    ('[embeddings]\nlatin_only = "yes"\n', r"\[embeddings\] latin_only must be true or false"),
 ])
 def test_bad_config_files_are_refused_with_one_line(tmp_path, toml, message):
     (tmp_path / "tripartite.toml").write_text(toml)

@@ -372,10 +372,11 @@ def test_two_selects_at_once_leave_one_consistent_state(sample, driver):
 
 
 def test_two_extractions_at_once_pay_each_call_once(loaded):
-    # Each answer takes 0.25 s, so the first run holds the lock for over a second: longer than
-    # two processes' start can drift apart on a busy machine.
-    with FakeOpenAI(delay=0.25) as server:
-        env = {**loaded, "OPENAI_BASE_URL": server.base_url, "TRIPARTITE_LLM_MODEL": "fake-chat"}
+    # One call at a time, 0.15 s each: the first run holds the lock for 3.6 s, so the second,
+    # however late its process starts on a busy machine, waits past the 1 s after which it says so.
+    with FakeOpenAI(delay=0.15) as server:
+        env = {**loaded, "OPENAI_BASE_URL": server.base_url, "TRIPARTITE_LLM_MODEL": "fake-chat",
+               "TRIPARTITE_LLM_CONCURRENCY": "1"}
         runs = [started(["kg", "extract"], env) for _ in range(2)]
         outputs = [run.communicate(timeout=300) for run in runs]
         assert [run.returncode for run in runs] == [0, 0], outputs

@@ -249,7 +249,25 @@ def test_hybrid_finds_by_words_what_the_english_embedder_cannot_read(migrated_en
 
 def test_only_text_the_embedder_cannot_read_leans_on_the_full_text_score():
     from tripartite.infra.embeddings import MiniLMEmbedder, OpenAIEmbedder
-    from tripartite.search.hybrid import unread_share
+    from tripartite.infra.config import load_settings
+    from tripartite.search.hybrid import candidates, unread_share
+
+    def chunk(chunk_id: str, text: str, cosine: float, lexical: float) -> dict:
+        return {"chunk_id": chunk_id, "text": text, "cosine": cosine, "lexical": lexical, "entities": [],
+                "embedding": None, "document": "d", "section_path": ["d"], "index": 0}
+
+    # The closer chunk by cosine, and one the full-text index ranks first: in Chinese, under the
+    # English model, the full-text score decides; in English text, or under a multilingual
+    # model, the cosine does.
+    embedder = MiniLMEmbedder(load_settings(env={}).cache_dir)
+    for near_text, hit_text, latin_only, first in (("星河数据库支持分片。", "白海调度系统采用可串行化隔离。", True, "hit"),
+                                                   ("Sharding is supported.", "It uses serializable isolation.", True, "near"),
+                                                   ("星河数据库支持分片。", "白海调度系统采用可串行化隔离。", False, "near")):
+        embedder.latin_only = latin_only
+        found = {"chunks": [chunk("near", near_text, 0.50, 0.0), chunk("hit", hit_text, 0.45, 1.0)],
+                 "relations": [], "communities": []}
+        ranked = candidates(found, [], embedder.embed(["question"])[0], embedder)
+        assert ranked[0]["chunk"]["chunk_id"] == first, (near_text, latin_only)
 
     assert unread_share("TuGraph图数据库由蚂蚁集团研发", MiniLMEmbedder) == pytest.approx(11 / 18)
     assert unread_share("Apixaban, rivaroxaban, café", MiniLMEmbedder) == 0.0

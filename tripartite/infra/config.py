@@ -100,6 +100,9 @@ class EmbeddingSettings:
     provider: str = "local"
     model: str = "all-MiniLM-L6-v2"
     batch_size: int = 8
+    # The model reads Latin-script text only (hybrid search then leans on words elsewhere); None:
+    # yes for the local model, no for an endpoint (set it for an English model served there).
+    latin_only: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -174,7 +177,8 @@ class Settings:
                 "concurrency": self.llm.concurrency,
                 "structured": self.llm.structured,
             },
-            "embeddings": {"provider": self.embeddings.provider, "model": self.embeddings.model},
+            "embeddings": {"provider": self.embeddings.provider, "model": self.embeddings.model,
+                           "latin_only": self.embeddings.latin_only},
             "chunking": {"max_tokens": self.chunking.max_tokens, "max_mb": self.chunking.max_mb},
             "selection": asdict(self.selection),
             "cache_dir": str(self.cache_dir),
@@ -235,6 +239,12 @@ def _port(value: Any, name: str) -> int:
     return port
 
 
+def _optional_bool(path, section: str, key: str, value) -> bool | None:
+    if value is None or isinstance(value, bool):
+        return value
+    raise ConfigError(f"{path}: [{section}] {key} must be true or false, not {value!r}")
+
+
 def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] | None = None,
                   cwd: Path | None = None) -> Settings:
     """Resolve settings: built-in defaults < tripartite.toml < environment variables."""
@@ -288,6 +298,7 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
         provider=provider,
         model=env.get("TRIPARTITE_EMBEDDING_MODEL") or embeddings.get("model") or default_model,
         batch_size=int(embeddings.get("batch_size", EmbeddingSettings.batch_size)),
+        latin_only=_optional_bool(path, "embeddings", "latin_only", embeddings.get("latin_only")),
     )
     chunking_settings = ChunkingSettings(**chunking)
     selection_values = _section(path, data, "selection", {f.name for f in fields(SelectionSettings)})

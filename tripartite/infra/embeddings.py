@@ -77,7 +77,7 @@ class MiniLMEmbedder:
 class OpenAIEmbedder:
     """Embeddings from an OpenAI-compatible /embeddings endpoint (OpenAI, Azure, Ollama, vLLM)."""
 
-    latin_only = False  # the hosted models read many languages
+    latin_only = False  # the hosted models read many languages ([embeddings] latin_only says otherwise)
 
     def __init__(self, model: str, base_url: str = "", api_key: str = "", batch_size: int = 64,
                  timeout: float = 60.0, max_retries: int = 5):
@@ -129,8 +129,12 @@ class OpenAIEmbedder:
 def make_embedder(settings):
     """The embedder the settings ask for."""
     if settings.embeddings.provider == "openai":
-        return OpenAIEmbedder(settings.embeddings.model, settings.llm.base_url, settings.llm.api_key)
-    return MiniLMEmbedder(settings.cache_dir, batch_size=settings.embeddings.batch_size)
+        embedder = OpenAIEmbedder(settings.embeddings.model, settings.llm.base_url, settings.llm.api_key)
+    else:
+        embedder = MiniLMEmbedder(settings.cache_dir, batch_size=settings.embeddings.batch_size)
+    if settings.embeddings.latin_only is not None:
+        embedder.latin_only = settings.embeddings.latin_only
+    return embedder
 
 
 def chunk_embedder(settings, offline: bool = False):

@@ -218,9 +218,11 @@ def require_current(graph: Graph, folder: Path) -> None:
     the constraints that keep ids unique and the indexes search reads, so a command would write
     a graph that later fails, or fail half way. (Repeatable ones only install the Browser's
     procedures; `doctor` reports those.)"""
-    versions = [m.version for m in discover(folder) if not m.repeatable]
+    files = [m for m in discover(folder) if not m.repeatable]
     applied, _ = _history(graph)
-    pending = [v for v in versions if v not in applied]
+    # An optional migration (one needing procedures this server lacks) stays pending for good.
+    pending = [m.version for m in files if m.version not in applied
+               and not (m.requires and _missing_procedures(graph, m))]
     if pending:
         state = "has no schema yet" if not applied else "has a schema older than this version of tripartite"
         span = f"V{pending[0]:03d}" + (f" to V{pending[-1]:03d}" if len(pending) > 1 else "")

@@ -39,8 +39,8 @@ class KnowledgeTools:
                 graph = Graph(open_driver(self.settings, connect_timeout=5.0), self.settings.neo4j_database)
                 try:
                     require_current(graph, self.settings.migrations_dir)
-                except TripartiteError:
-                    graph.close()
+                except BaseException:
+                    graph.close()  # the next call connects and checks again
                     raise
                 self._graph = graph
             return self._graph
