@@ -218,13 +218,11 @@ def require_current(graph: Graph, folder: Path) -> None:
     the constraints that keep ids unique and the indexes search reads, so a command would write
     a graph that later fails, or fail half way. (Repeatable ones only install the Browser's
     procedures; `doctor` reports those.)"""
-    files = [m for m in discover(folder) if not m.repeatable]
-    applied, _ = _history(graph)
-    # An optional migration (one needing procedures this server lacks) stays pending for good.
-    pending = [m.version for m in files if m.version not in applied
-               and not (m.requires and _missing_procedures(graph, m))]
+    versioned = [s for s in status(graph, folder) if s.version is not None]
+    pending = [s.version for s in versioned if s.state == "pending"]  # not "optional": those may stay pending
     if pending:
-        state = "has no schema yet" if not applied else "has a schema older than this version of tripartite"
+        fresh = all(s.state in ("pending", "optional") for s in versioned)
+        state = "has no schema yet" if fresh else "has a schema older than this version of tripartite"
         span = f"V{pending[0]:03d}" + (f" to V{pending[-1]:03d}" if len(pending) > 1 else "")
         raise MigrationError(f"the database {graph.database} {state} ({len(pending)} migrations pending, {span}): "
                              "run `tripartite migrate` first")
