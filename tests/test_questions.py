@@ -247,6 +247,40 @@ def test_hybrid_finds_by_words_what_the_english_embedder_cannot_read(migrated_en
     assert "可串行化隔离级别" in hybrid["prompt"].split("Passages:")[1]
 
 
+MACHINE_PARTS = ["Coolant pump", "Spindle motor", "Door lock", "Air compressor", "Conveyor belt", "Hydraulic press",
+                 "Vacuum gripper", "Laser cutter", "Oil heater", "Welding torch", "Paint sprayer", "Dust extractor"]
+
+
+def test_hybrid_reads_a_chunk_by_its_headings_and_embed_fills_what_an_older_graph_lacks(migrated_env, driver,
+                                                                                      tmp_path):
+    """Twelve sections whose text says the same thing in the same words, told apart only by their
+    headings: the chunk under the part a question names is found by its headings and text
+    together (context_embedding), first; a graph ingested before that vector existed gets it
+    from `tripartite embed`, and is searched by the text alone until then."""
+    manual = tmp_path / "plant-manual.md"
+    manual.write_text("# Plant manual\n\n" + "".join(
+        f"## {part}\n\nSet the limit to {10 + n} units, then press Save and wait for the green light.\n\n"
+        for n, part in enumerate(MACHINE_PARTS)), encoding="utf-8")
+    ok(["ingest", str(manual)], migrated_env)
+    counts = driver.execute_query("MATCH (c:Chunk) RETURN count(c) AS chunks, count(c.context_embedding) AS both").records[0]
+    assert counts["chunks"] == len(MACHINE_PARTS) and counts["both"] == counts["chunks"]
+
+    question = "Which limit does the welding torch get?"
+    rag = as_json(["search", "rag", question, "--max-tokens", "200"], migrated_env)  # by the text alone
+    assert rag["references"][0]["section_path"][-1] != "Welding torch"
+    hybrid = as_json(["search", "hybrid", question, "--max-tokens", "200"], migrated_env)
+    assert hybrid["references"][0]["section_path"][-1] == "Welding torch"
+    assert "Set the limit to 19 units" in hybrid["prompt"].split("Passages:")[1]
+
+    driver.execute_query("MATCH (c:Chunk) REMOVE c.context_embedding")  # as a graph from before this version
+    older = as_json(["search", "hybrid", question, "--max-tokens", "200"], migrated_env)
+    assert older["references"] and "12 chunks lack an embedding" in older["note"]  # answers, by the text alone, and says so
+    assert "embedded 12 chunks" in ok(["embed"], migrated_env)
+    assert driver.execute_query("MATCH (c:Chunk) WHERE c.context_embedding IS NULL RETURN count(c) AS n").records[0]["n"] == 0
+    again = as_json(["search", "hybrid", question, "--max-tokens", "200"], migrated_env)
+    assert again["references"][0]["section_path"][-1] == "Welding torch" and not again["note"]
+
+
 def test_only_text_the_embedder_cannot_read_leans_on_the_full_text_score():
     from tripartite.infra.embeddings import MiniLMEmbedder, OpenAIEmbedder
     from tripartite.infra.config import load_settings

@@ -3,9 +3,11 @@
 // index chunk_text), the entities the keywords name (full-text index entity_names) with the
 // chunks they came from and the relations between them, and the community summaries closest to
 // the question or holding those entities. Every chunk carries its cosine to the question, so
-// all are on one scale whichever way they came, its full-text score over the best one's, and
+// all are on one scale whichever way they came (the cosine of its text and that of its headings
+// and text, weighted by $context_weight), its full-text score over the best one's, and
 // its embedding, by which hybrid.py holds back a chunk that repeats one already taken.
 // Browser: :param vector => [...]; :param question_keywords => ['AWEL']; :param chunk_limit => 20;
+//          :param context_weight => 0.5;
 //          :param text_limit => 12; :param entity_limit => 12; :param community_limit => 4
 
 // The entities the keywords name, each keyword a phrase, a match on the name counting four times.
@@ -41,8 +43,10 @@ WITH seeds, relations, hits, coalesce(hits[0].score, 1.0) AS best_hit
 // Candidate chunks: the closest by vector, the best full-text hits, and those the entities came from.
 CALL (seeds, hits) {
   // The index is approximate: asked for four times as many, the closest ones are rarely missed.
+  // Ranked by text and headings together (context_embedding; the text alone where a chunk lacks it).
   CALL db.index.vector.queryNodes('chunk_embedding', 4 * $chunk_limit, $vector) YIELD node, score
-  WITH node ORDER BY score DESC, node.id LIMIT $chunk_limit
+  WITH node, score + $context_weight * coalesce(vector.similarity.cosine(node.context_embedding, $vector), score) AS closeness
+  ORDER BY closeness DESC, node.id LIMIT $chunk_limit
   RETURN node AS t
   UNION
   UNWIND hits[..$text_limit] AS hit
@@ -58,10 +62,14 @@ OPTIONAL MATCH (e:__Entity__)-[:FROM_CHUNK]->(t) WHERE e IN seeds
 WITH seeds, relations, t, lexical, collect(e.name) AS entities
 MATCH (t)-[:FROM_DOCUMENT]->(d:Document)
 OPTIONAL MATCH (s:Section {id: t.section_id})
+// A chunk's cosine to the question: its text's and its headings-and-text's, weighted.
+WITH seeds, relations, t, lexical, entities, d, s, vector.similarity.cosine(t.embedding, $vector) AS text_closeness
+WITH seeds, relations, t, lexical, entities, d, s,
+     (text_closeness + $context_weight * coalesce(vector.similarity.cosine(t.context_embedding, $vector), text_closeness))
+     / (1 + $context_weight) AS closeness
 WITH seeds, relations, collect({chunk_id: t.id, text: t.text, document: d.title, document_id: d.id, index: t.index,
                                 section_path: s.path, entities: entities, embedding: t.embedding, lexical: lexical,
-                                cosine: CASE WHEN t.embedding IS NULL THEN 0.0
-                                             ELSE 2 * vector.similarity.cosine(t.embedding, $vector) - 1 END}) AS chunks
+                                cosine: CASE WHEN t.embedding IS NULL THEN 0.0 ELSE 2 * closeness - 1 END}) AS chunks
 // Community summaries: the closest by their report's embedding (exact: communities are few), and
 // those holding the entities.
 CALL (seeds) {

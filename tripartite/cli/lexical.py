@@ -73,7 +73,9 @@ def ingest_command(app: App, paths: tuple[str, ...], chunk_tokens: int | None, m
 @output(lambda result: [f"embedded {result['embedded']} chunks"])
 @pass_app
 def embed_command(app: App) -> dict:
-    """Embed every chunk that has no vector from the configured model yet."""
+    """Embed every chunk that has no vector from the configured model yet: its text's, and its
+    headings' and text's (hybrid search ranks by both; a graph ingested before the second
+    existed gets it here)."""
     return {"embedded": embed_pending(app)}
 
 

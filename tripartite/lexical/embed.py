@@ -1,5 +1,9 @@
 """Embedding chunks that have no vector from the current model, and the vector index.
 
+Each chunk gets two vectors: its text's (the vector index, vector RAG) and its headings' and
+text's together, "Title > Section\ntext" (hybrid search ranks by both: a short chunk under
+"Field weakening > Configuration" says what it is about only through its headings).
+
 Resumable by construction: each batch is written in its own transaction, and a run only
 asks for chunks still lacking an embedding from the configured model.
 """
@@ -39,10 +43,13 @@ def embed_chunks(graph: Graph, embedder, on_progress: Callable[[int], None] = la
         if not rows:
             return done
         vectors = embedder.embed([row["text"] for row in rows])
+        contexts = embedder.embed([f"{row['headings']}\n{row['text']}" if row["headings"] else row["text"]
+                                   for row in rows])
         if not index_ready:
             ensure_vector_index(graph, int(vectors.shape[1]) or embedding_dimensions(embedder))
             index_ready = True
-        payload = [{"id": row["id"], "embedding": vector.tolist()} for row, vector in zip(rows, vectors)]
+        payload = [{"id": row["id"], "embedding": vector.tolist(), "context_embedding": context.tolist()}
+                   for row, vector, context in zip(rows, vectors, contexts)]
         graph.run("lexical/write_chunk_embeddings", rows=payload, model=model)
         done += len(rows)
         on_progress(len(rows))

@@ -7,14 +7,17 @@ keywords came from (with the relations between those entities), and the communit
 closest to the question or holding those entities. Every candidate, chunk or summary, is
 scored on one scale:
 
-    score = cos(question, text) + KEYWORD_WEIGHT * (share of the keywords' weight it holds)
+    score = closeness + KEYWORD_WEIGHT * (share of the keywords' weight it holds)
             + ENTITY_WEIGHT * (share of the question's entities it came with)
             + LEXICAL_WEIGHT * (its BM25 score over the best one's) * (share of its letters
                                                                        the embedder cannot read)
 
-where a keyword weighs more the fewer candidate chunks hold it. The last term stands in for
-the cosine where the embedder cannot read the text (Chinese under the English default model):
-in text it reads, a paraphrase is found better by closeness than by words. The best
+where a summary's closeness is its cosine to the question, and a chunk's blends its text's with
+its headings-and-text's (CONTEXT_WEIGHT: a short chunk under "Field weakening > Configuration"
+is about field weakening though it never says so). A keyword weighs more the fewer candidate
+chunks hold it. The last term stands in for the closeness where the embedder cannot
+read the text (Chinese under the English default model): in text it reads, a paraphrase is
+found better by closeness than by words. The best
 candidates are taken until the budget is spent, each chunk once, a candidate less
 REDUNDANCY_WEIGHT times its highest cosine to a chunk already taken (maximal marginal
 relevance: what repeats the prompt waits). A chunk is quoted as an excerpt: its sentences that
@@ -57,6 +60,7 @@ MARGIN = 0.15          # an excerpt keeps the sentences this close to its chunk'
 WHOLE_FIRST = 0.6      # chunks are quoted whole until this share of the budget is spent, then as excerpts
 COMMUNITY_SHARE = 0.15  # community summaries (derived, not quoted) take at most this share of the budget
 REDUNDANCY_WEIGHT = 0.1  # times a candidate's highest cosine to a chunk taken: say new things (MMR)
+CONTEXT_WEIGHT = 0.5   # a chunk's cosine: (its text's + this x its headings-and-text's) / (1 + this)
 WHOLE_SHARE = 0.7      # an excerpt this large becomes the whole chunk
 MIN_SENTENCE_CHARS = 12
 
@@ -240,7 +244,8 @@ def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens
     keywords, spent = question_keywords(graph, question, runner)
     vector = embedder.embed([question])[0]
     found = graph.one("search/hybrid", vector=vector.tolist(), question_keywords=keywords, chunk_limit=CHUNK_LIMIT,
-                      text_limit=TEXT_LIMIT, entity_limit=ENTITY_LIMIT, community_limit=COMMUNITY_LIMIT)
+                      text_limit=TEXT_LIMIT, entity_limit=ENTITY_LIMIT, community_limit=COMMUNITY_LIMIT,
+                      context_weight=CONTEXT_WEIGHT)
     if found is None:
         raise TripartiteError("there are no chunks to search; ingest documents with `tripartite ingest PATH`")
     packing = Packing(question, max_tokens)
@@ -263,4 +268,12 @@ def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens
     return {"mode": "hybrid", "question": question, "tokens": tokens, "total_tokens": tokens + spent,
             "prompt": text, "references": references, "material": material, "keywords": keywords,
             "communities": [{"id": c["id"], "level": c["level"], "title": c["title"]} for c in packing.communities],
-            "note": triplet_graph_gaps(graph)}
+            "note": "; ".join(filter(None, [triplet_graph_gaps(graph), embedding_gaps(graph, embedder)]))}
+
+
+def embedding_gaps(graph: Graph, embedder) -> str:
+    """One line when chunks lack a vector from this embedder (text, or headings and text): they
+    are ranked by what they have, or found by words only, until `tripartite embed` runs."""
+    missing = graph.run("lexical/count_chunks_to_embed", model=embedder.name)[0]["chunks"]
+    return (f"{missing:,} chunks lack an embedding of their text or of their headings and text from {embedder.name}: "
+            "run `tripartite embed`") if missing else ""
