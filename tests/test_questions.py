@@ -275,10 +275,14 @@ def test_hybrid_reads_a_chunk_by_its_headings_and_embed_fills_what_an_older_grap
     driver.execute_query("MATCH (c:Chunk) REMOVE c.context_embedding")  # as a graph from before this version
     older = as_json(["search", "hybrid", question, "--max-tokens", "200"], migrated_env)
     assert older["references"] and "12 chunks lack an embedding" in older["note"]  # answers, by the text alone, and says so
+    doctor = {c["name"]: c for c in json.loads(invoke(["doctor", "--json"], migrated_env).output)}["chunks embedded"]
+    assert not doctor["ok"] and "12 chunks lack" in doctor["detail"] and "tripartite embed" in doctor["detail"]
     assert "embedded 12 chunks" in ok(["embed"], migrated_env)
     assert driver.execute_query("MATCH (c:Chunk) WHERE c.context_embedding IS NULL RETURN count(c) AS n").records[0]["n"] == 0
     again = as_json(["search", "hybrid", question, "--max-tokens", "200"], migrated_env)
     assert again["references"][0]["section_path"][-1] == "Welding torch" and not again["note"]
+    doctor = {c["name"]: c for c in json.loads(invoke(["doctor", "--json"], migrated_env).output)}["chunks embedded"]
+    assert doctor["ok"] and "every chunk has both vectors from all-MiniLM-L6-v2" in doctor["detail"]
 
 
 def test_only_text_the_embedder_cannot_read_leans_on_the_full_text_score():

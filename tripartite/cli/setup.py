@@ -58,7 +58,7 @@ def migrate_command(app: App, show_status: bool, as_json: bool) -> None:
         exit_code=lambda checks: 0 if all(c["ok"] for c in checks if c["required"]) else 1)
 @pass_app
 def doctor_command(app: App) -> list[dict]:
-    """Check Neo4j, APOC, migrations, the embedding model and the LLM endpoint."""
+    """Check Neo4j, APOC, migrations, the chunks' vectors, the embedding model and the LLM endpoint."""
     from tripartite.infra.doctor import run_checks
 
     return [c.as_dict() for c in run_checks(app.settings)]

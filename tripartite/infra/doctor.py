@@ -51,6 +51,7 @@ def run_checks(settings: Settings) -> list[Check]:
                 checks.append(_migrations_check(graph, settings))
                 checks.append(_provenance_check(graph, settings))
                 checks.append(_selection_check(graph, settings))
+                checks.append(_chunk_vectors_check(graph, settings))
     checks.append(_embedding_check(settings))
     checks.append(_llm_check(settings))
     if settings.llm.configured and checks[-1].ok:
@@ -76,6 +77,23 @@ def _selection_check(graph: Graph, settings: Settings) -> Check:
                                     f"Evidence nodes, one per pair with what it selects); steps and prompts run by "
                                     f"{engine.reason}",
                  required=False)
+
+
+def _chunk_vectors_check(graph: Graph, settings: Settings) -> Check:
+    """Chunks without both vectors from the configured model (the text's, and the headings' and
+    text's that hybrid search ranks by): a graph ingested by an older version, or before the
+    model changed, until `tripartite embed` runs."""
+    from tripartite.infra.embeddings import MiniLMEmbedder
+
+    model = settings.embeddings.model if settings.embeddings.provider == "openai" else MiniLMEmbedder.name
+    try:
+        missing = graph.run("lexical/count_chunks_to_embed", model=model)[0]["chunks"]
+    except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError):
+        return Check("chunks embedded", False, "skipped: the database does not answer", required=False)
+    if missing:
+        return Check("chunks embedded", False, f"{missing:,} chunks lack an embedding of their text or of their "
+                                               f"headings and text from {model}: run `tripartite embed`", required=False)
+    return Check("chunks embedded", True, f"every chunk has both vectors from {model}", required=False)
 
 
 def _provenance_check(graph: Graph, settings: Settings) -> Check:
