@@ -84,16 +84,14 @@ def _chunk_vectors_check(graph: Graph, settings: Settings) -> Check:
     text's that hybrid search ranks by): a graph ingested by an older version, or before the
     model changed, until `tripartite embed` runs."""
     from tripartite.infra.embeddings import MiniLMEmbedder
+    from tripartite.lexical.embed import pending_line
 
     model = settings.embeddings.model if settings.embeddings.provider == "openai" else MiniLMEmbedder.name
     try:
-        missing = graph.run("lexical/count_chunks_to_embed", model=model)[0]["chunks"]
+        missing = pending_line(graph, model)
     except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError):
         return Check("chunks embedded", False, "skipped: the database does not answer", required=False)
-    if missing:
-        return Check("chunks embedded", False, f"{missing:,} chunks lack an embedding of their text or of their "
-                                               f"headings and text from {model}: run `tripartite embed`", required=False)
-    return Check("chunks embedded", True, f"every chunk has both vectors from {model}", required=False)
+    return Check("chunks embedded", not missing, missing or f"every chunk has both vectors from {model}", required=False)
 
 
 def _provenance_check(graph: Graph, settings: Settings) -> Check:

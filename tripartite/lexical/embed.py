@@ -14,6 +14,7 @@ from typing import Callable
 from tripartite.infra.embeddings import embedding_dimensions
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
+from tripartite.lexical.trails import reference_trail
 
 INDEX_NAME = "chunk_embedding"
 FETCH = 256
@@ -33,6 +34,14 @@ def pending_count(graph: Graph, model: str) -> int:
     return graph.run("lexical/count_chunks_to_embed", model=model)[0]["chunks"]
 
 
+def pending_line(graph: Graph, model: str) -> str:
+    """One line when chunks lack a vector from `model` (the text's, or the headings' and text's),
+    as hybrid search and `doctor` say it; "" when none do."""
+    missing = pending_count(graph, model)
+    return (f"{missing:,} chunks lack an embedding of their text or of their headings and text from {model}: "
+            "run `tripartite embed`") if missing else ""
+
+
 def embed_chunks(graph: Graph, embedder, on_progress: Callable[[int], None] = lambda n: None) -> int:
     """Embed every chunk that lacks a vector from `embedder`; return how many were embedded."""
     model = embedder.name
@@ -43,8 +52,7 @@ def embed_chunks(graph: Graph, embedder, on_progress: Callable[[int], None] = la
         if not rows:
             return done
         vectors = embedder.embed([row["text"] for row in rows])
-        contexts = embedder.embed([f"{row['headings']}\n{row['text']}" if row["headings"] else row["text"]
-                                   for row in rows])
+        contexts = embedder.embed([f"{reference_trail(row)}\n{row['text']}" for row in rows])
         if not index_ready:
             ensure_vector_index(graph, int(vectors.shape[1]) or embedding_dimensions(embedder))
             index_ready = True

@@ -38,6 +38,7 @@ from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.infra.tokens import count_tokens
 from tripartite.kg.phrases import CJK
+from tripartite.lexical.embed import pending_line
 from tripartite.lexical.sentences import sentences_of
 from tripartite.search.constants import HYBRID_TOKENS
 from tripartite.search.gaps import triplet_graph_gaps
@@ -268,12 +269,5 @@ def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens
     return {"mode": "hybrid", "question": question, "tokens": tokens, "total_tokens": tokens + spent,
             "prompt": text, "references": references, "material": material, "keywords": keywords,
             "communities": [{"id": c["id"], "level": c["level"], "title": c["title"]} for c in packing.communities],
-            "note": "; ".join(filter(None, [triplet_graph_gaps(graph), embedding_gaps(graph, embedder)]))}
+            "note": "; ".join(filter(None, [triplet_graph_gaps(graph), pending_line(graph, embedder.name)]))}
 
-
-def embedding_gaps(graph: Graph, embedder) -> str:
-    """One line when chunks lack a vector from this embedder (text, or headings and text): they
-    are ranked by what they have, or found by words only, until `tripartite embed` runs."""
-    missing = graph.run("lexical/count_chunks_to_embed", model=embedder.name)[0]["chunks"]
-    return (f"{missing:,} chunks lack an embedding of their text or of their headings and text from {embedder.name}: "
-            "run `tripartite embed`") if missing else ""

@@ -17,6 +17,7 @@ from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.infra.tokens import count_prompt_tokens, count_tokens
 from tripartite.lexical.sentences import sentences_of
+from tripartite.lexical.trails import path_below_title, reference_trail
 from tripartite.selection.engine import Engine, for_prompts
 
 SELECTIONS = ("floor", "paper")
@@ -206,17 +207,6 @@ def add_percentiles(graph: Graph, built: dict) -> None:
     for concept in built["concepts"]:
         for extract in concept["evidence"]:
             extract["p"] = found.get((concept["concept_id"], extract["w"]))
-
-
-def path_below_title(ref: dict) -> list[str]:
-    """A reference's section path without the document's title (its top heading often repeats it)."""
-    path = list(ref.get("section_path") or [])
-    return path[1:] if path and path[0] == ref.get("document") else path
-
-
-def reference_trail(ref: dict) -> str:
-    """Document > Section > ..., the document's title once."""
-    return " > ".join([ref["document"] or "", *path_below_title(ref)])
 
 
 def reference_line(n: int, ref: dict) -> str:
