@@ -6,7 +6,8 @@ Chat answers follow the extraction prompt: for each listed concept, the sentence
 quoted text that contain the concept's name (and for the LLM judge's question, the listed
 concepts whose name the quoted text contains). `script` queues misbehaviour for the next chat
 requests ("429", "500", "400", "401", "malformed", "timeout"), `always` repeats one for every
-request ("html" and "notjson" answer every request, GETs too, with a body that is not the API's); every request is recorded for assertions. Batches are answered line by line as chat
+request ("html" and "notjson" answer every request, GETs too, with a body that is not the API's;
+`posts_only` leaves GETs alone); every request is recorded for assertions. Batches are answered line by line as chat
 requests are; `batch_outcome` makes them "completed", "partial" (every other request fails)
 or "expired" (the window ran out after half of them), and `batch_polls` is how many status
 reads see "in_progress" first.
@@ -162,6 +163,8 @@ class FakeOpenAI:
         self.timeout_sleep = timeout_sleep
         self.script: list[str] = []
         self.always: str | None = None
+        self.upload_delay = 0.0  # seconds a batch file's upload takes
+        self.posts_only = False  # with `always` "html"/"notjson": GETs (/models) answer as the API does
         self.requests: list[dict] = []
         self.lock = threading.RLock()  # a batch finishing under it answers its lines as chat requests
         server = self
@@ -185,9 +188,12 @@ class FakeOpenAI:
                 self.end_headers()
                 self.wfile.write(data)
 
-            def _not_the_api(self) -> bool:
+            def _not_the_api(self, post: bool = True) -> bool:
                 """`always` "html" (a login page) or "notjson" (JSON announced, garbage sent): every
-                request gets that body with status 200, as from a proxy in front of the API."""
+                request gets that body with status 200, as from a proxy in front of the API (with
+                `posts_only`, every POST: chat, files, batches)."""
+                if server.posts_only and not post:
+                    return False
                 if server.always == "html":
                     self._send_text(200, b"<html><body><h1>Please sign in</h1></body></html>", "text/html")
                 elif server.always == "notjson":
@@ -197,7 +203,7 @@ class FakeOpenAI:
                 return True
 
             def do_GET(self):
-                if self._not_the_api():
+                if self._not_the_api(post=False):
                     return
                 if server.always == "401":
                     return self._send(401, {"error": {"message": "Incorrect API key provided: sk-secret-echo"}})
@@ -233,6 +239,8 @@ class FakeOpenAI:
                                                     b"\r\n\r\n" + raw)
                     fields = {part.get_param("name", header="content-disposition"): part.get_payload(decode=True)
                               for part in form.get_payload()}
+                    if server.upload_delay:
+                        time.sleep(server.upload_delay)
                     file_id = f"file-{next(server.ids)}"
                     server.files[file_id] = fields["file"]
                     server.requests.append({"path": self.path, "body": {"purpose": fields["purpose"].decode()}})

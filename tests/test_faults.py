@@ -385,6 +385,20 @@ def test_two_extractions_at_once_pay_each_call_once(loaded):
     assert any("waiting for it to finish" in err for _, err in outputs)
 
 
+def test_two_batch_submissions_at_once_send_one_batch(loaded):
+    # The upload takes 2 s, so the second submission asks for the lock while the first holds it.
+    with FakeOpenAI() as server:
+        server.upload_delay = 2.0
+        env = {**loaded, "OPENAI_BASE_URL": server.base_url, "TRIPARTITE_LLM_MODEL": "fake-chat"}
+        runs = [started(["kg", "extract", "--batch"], env) for _ in range(2)]
+        outputs = [run.communicate(timeout=300) for run in runs]
+        assert sorted(run.returncode for run in runs) == [0, 1], outputs
+        assert len(server.batches) == 1 and len(server.files) == 1, outputs
+    refused = next(err for run, (_, err) in zip(runs, outputs) if run.returncode == 1)
+    errors = [line for line in refused.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1 and "is not collected yet" in errors[0], refused
+
+
 def test_the_http_port_given_as_the_bolt_uri_is_named(env, tmp_path):
     import socket
     import threading

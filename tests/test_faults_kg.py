@@ -269,10 +269,23 @@ def test_a_global_query_embeds_only_itself(env, neo4j_db):
             Counting.texts += len(texts)
             return super().embed(texts)
 
+    question = "What lowers the risk of a stroke?"
     with neo4j_db.driver() as driver:
-        found = global_search(Graph(driver, neo4j_db.database), "What lowers the risk of a stroke?",
-                              Counting(load_settings().cache_dir), LLMRunner(PointRanker(), None))
-    assert found["prompt"] and Counting.texts == 1
+        graph = Graph(driver, neo4j_db.database)
+        found = global_search(graph, question, Counting(load_settings().cache_dir), LLMRunner(PointRanker(), None))
+        assert found["prompt"] and Counting.texts == 1 and not found["note"]
+        # Reports an older version wrote, without stored sentences: the same points, found by
+        # embedding the sentences now, and a note saying how to store them.
+        driver.execute_query("MATCH (s:ReportSentence) DETACH DELETE s")
+        older = global_search(graph, question, Counting(load_settings().cache_dir), LLMRunner(PointRanker(), None))
+        assert Counting.texts > 2 and "reports have no stored sentences" in older["note"], older["note"]
+        assert "`tripartite kg communities` stores them" in older["note"]
+        points = lambda prompt: [line.split(") ", 1)[1].rsplit(" [", 1)[0] for line in prompt.splitlines()
+                                 if line.startswith("- (")]
+        assert len(points(older["prompt"])) >= 3 and points(older["prompt"])[:3] == points(found["prompt"])[:3]
+        invoke(["kg", "communities", "--min-size", "3"], env)
+        assert not global_search(graph, question, Counting(load_settings().cache_dir),
+                                 LLMRunner(PointRanker(), None))["note"]
 
 
 # ---- entity types that name other parts of the graph -----------------------------------------------
@@ -329,6 +342,15 @@ def test_what_the_offline_providers_made_is_named_and_redone_with_a_model(env, d
         assert "reports by extractive/reports-extractive-v1" in status
         doctor = invoke(["doctor"], model, ok=False).output
         assert "made by the configured provider" in doctor and "`tripartite kg extract --redo`" in doctor
+        # A model configured after an offline build rewrites no report without --redo (nor in
+        # its dry run): it says whose they are.
+        for args in (["kg", "communities", "--min-size", "3", "--dry-run"], ["kg", "communities", "--min-size", "3"]):
+            kept = invoke(args, model)
+            assert "reports by extractive/" in kept.stderr and "`tripartite kg communities --redo`" in kept.stderr
+        assert "\n0 calls" in "\n" + invoke(["kg", "communities", "--min-size", "3", "--dry-run"], model).stdout
+        assert not server.chat_requests()
+        assert one(driver, "MATCH (c:Community) WHERE c.summary IS NOT NULL "
+                           "RETURN collect(DISTINCT c.report_provider) AS by")["by"] == ["extractive"]
         redone = invoke(["kg", "extract", "--redo"], model)
         assert "redo: 24 chunks to extract, 24 calls" in redone.stderr
         assert len(server.chat_requests()) == 24
@@ -338,6 +360,11 @@ def test_what_the_offline_providers_made_is_named_and_redone_with_a_model(env, d
             RETURN 'report' AS stage, collect(DISTINCT c.report_provider + '/' + c.report_model) AS by""")}
         assert made == {"extraction": ["openai/fake-chat"], "report": ["openai/fake-chat"]}
         assert "not the configured" not in invoke(["kg", "status"], model).output
+        # Nor does the offline writer overwrite the model's reports.
+        assert json.loads(invoke(["kg", "communities", "--min-size", "3", "--offline", "--json"],
+                                 model).stdout)["reports"] == 0
+        assert one(driver, "MATCH (c:Community) WHERE c.summary IS NOT NULL "
+                           "RETURN collect(DISTINCT c.report_provider) AS by")["by"] == ["openai"]
 
 
 @pytest.mark.parametrize("body", ["html", "notjson"])
@@ -355,3 +382,22 @@ def test_an_endpoint_that_does_not_answer_json_is_one_line(env, body):
             assert errors and "not the OpenAI API's JSON" in errors[0] and "OPENAI_BASE_URL" in errors[0], result.output
         doctor = invoke(["doctor"], model, ok=False)
         assert "not the OpenAI API's JSON" in doctor.output and "Traceback" not in doctor.output
+
+        def one_line(args, env):
+            result = invoke(args, env, ok=False)
+            errors = [line for line in result.output.splitlines() if line.startswith("error: ")]
+            assert result.exit_code == 1 and "Traceback" not in result.output, (args, result.output)
+            assert errors and "not the OpenAI API's JSON" in errors[0] and "OPENAI_BASE_URL" in errors[0], result.output
+
+        # A proxy that lets /models through and answers every POST with its page: the schema
+        # probe says so (and is not remembered), and so do the Batch API's uploads.
+        server.posts_only, server.structured = True, True
+        one_line(["analyze"], model)
+        one_line(["kg", "extract", "--redo", "--batch"], {**model, "TRIPARTITE_LLM_STRUCTURED": "off"})
+        server.always = None
+        assert "JSON schemas honoured (concept ids from an enum" in invoke(["doctor"], model, ok=False).output
+        # A batch sent while the endpoint worked, followed and collected through the proxy's page.
+        invoke(["kg", "extract", "--redo", "--batch", "--yes"], model)
+        server.always, server.posts_only = body, False
+        one_line(["batches", "status"], model)
+        one_line(["batches", "collect"], model)

@@ -94,25 +94,33 @@ def _open_stage(stage: str, settings: Settings, graph: Graph, params: dict) -> I
         raise TripartiteError(f"unknown batch stage {stage!r}; one of {', '.join(STAGES)}")
 
 
-def submit(settings: Settings, graph: Graph, stage: str, params: dict) -> dict:
-    """Send the stage's uncached tasks as one batch and remember it in the graph."""
-    open_batches = graph.run("infra/batches", id=None, open=True)
-    if any(b["stage"] == stage for b in open_batches):
-        waiting = next(b for b in open_batches if b["stage"] == stage)
-        raise TripartiteError(f"batch {waiting['id']} for {stage} is not collected yet; run `tripartite batches "
-                              "collect` first (its answers would be paid twice)")
-    with open_stage(stage, settings, graph, params) as work:
-        provider = work.runner.provider
-        if provider.offline:
-            raise TripartiteError("--batch needs a configured model (TRIPARTITE_LLM_MODEL, OPENAI_API_KEY); the "
-                                  "offline provider answers at once, so run without --batch")
-        due = [t for t in work.tasks if not work.runner.is_cached(t)]
-        if not due:
-            return {"stage": stage, "id": None, "requests": 0, "cached": len(work.tasks)}
-        sent = batch_api.submit(work.runner, due, stage)
-    graph.run("infra/record_batch", batch={**sent, "stage": stage, "params": json.dumps(params, sort_keys=True),
-                                           "provider": provider.name, "model": provider.model,
-                                           "endpoint": provider.where})
+def submit(settings: Settings, graph: Graph, stage: str, params: dict,
+           before_sending: Callable[[Any, list], None] | None = None) -> dict:
+    """Send the stage's uncached tasks as one batch and remember it in the graph, all under the
+    stage's lock: a second submit at the same time waits, then finds this batch open and
+    refuses, so no request is sent twice. `before_sending(runner, tasks)` sees what is due
+    first (a redo shows its cost there)."""
+    lock = "analyze" if stage == "analysis" else "kg"
+    with run_lock(graph, lock, COMMANDS.get(stage, stage)):
+        open_batches = graph.run("infra/batches", id=None, open=True)
+        waiting = next((b for b in open_batches if b["stage"] == stage), None)
+        if waiting:
+            raise TripartiteError(f"batch {waiting['id']} for {stage} is not collected yet; run `tripartite batches "
+                                  "collect` first (its answers would be paid twice)")
+        with open_stage(stage, settings, graph, params) as work:
+            provider = work.runner.provider
+            if provider.offline:
+                raise TripartiteError("--batch needs a configured model (TRIPARTITE_LLM_MODEL, OPENAI_API_KEY); the "
+                                      "offline provider answers at once, so run without --batch")
+            due = [t for t in work.tasks if not work.runner.is_cached(t)]
+            if not due:
+                return {"stage": stage, "id": None, "requests": 0, "cached": len(work.tasks)}
+            if before_sending is not None:
+                before_sending(work.runner, due)
+            sent = batch_api.submit(work.runner, due, stage)
+        graph.run("infra/record_batch", batch={**sent, "stage": stage, "params": json.dumps(params, sort_keys=True),
+                                               "provider": provider.name, "model": provider.model,
+                                               "endpoint": provider.where})
     return {"stage": stage, **sent, "cached": len(work.tasks) - len(due)}
 
 

@@ -1,6 +1,7 @@
 // read: how far the triplet graph is: chunks extracted (with this prompt version), entities,
 // relations, concept links, communities, their reports, and communities of at least $min_size
-// members without one (new, or withdrawn because their documents changed).
+// members without one (new, or withdrawn because their documents changed), and reports written
+// before their sentences were kept (global search cites through those).
 // Browser: :param version => 'triplets-...'; :param min_size => 5
 
 RETURN COUNT { (:Chunk) } AS chunks,
@@ -10,4 +11,6 @@ RETURN COUNT { (:Chunk) } AS chunks,
        COUNT { (:__Entity__)-[:IS_CONCEPT]->(:Concept) } AS concept_links,
        COUNT { (:Community) } AS communities,
        COUNT { (c:Community) WHERE c.summary IS NOT NULL } AS reports,
-       COUNT { (c:Community) WHERE c.summary IS NULL AND c.size >= $min_size } AS unreported;
+       COUNT { (c:Community) WHERE c.summary IS NULL AND c.size >= $min_size } AS unreported,
+       COUNT { (c:Community) WHERE c.summary IS NOT NULL AND NOT EXISTS { (c)-[:HAS_SENTENCE]->(:ReportSentence) } }
+         AS without_sentences;

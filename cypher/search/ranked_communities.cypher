@@ -1,8 +1,8 @@
 // read: global search's communities: the reports of one level ranked by the similarity of their
 // embedding to the question's (exact, over that level), each with its sentences ranked the same
 // way (their embeddings are stored, so nothing is embedded again) and the chunks each sentence
-// came from; reports without stored sentences (written by an older version) fall back to the
-// chunks most of their members came from, traced up to Document > Section.
+// came from; reports without stored sentences (written by an older version) bring their findings,
+// whose sentences global_search.py embeds, and the chunks most of their members came from.
 // Browser: :param level => 1; :param vector => [...]; :param limit => 8; :param chunks_per_community => 3
 
 MATCH (c:Community {level: $level}) WHERE c.summary IS NOT NULL AND c.embedding IS NOT NULL
@@ -24,5 +24,5 @@ CALL (c) {
   RETURN collect(t.id) AS chunks
 }
 RETURN c.id AS id, c.level AS level, c.title AS title, c.summary AS summary, c.report AS report, c.rating AS rating,
-       score, sentences, chunks
+       c.findings AS findings, score, sentences, chunks
 ORDER BY score DESC, id;

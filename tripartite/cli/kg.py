@@ -55,6 +55,13 @@ def _show_cost_first(app: App, runner, tasks: list, what: str, yes: bool) -> Non
         click.confirm("go ahead?", abort=True, err=True)
 
 
+def _cost_before_redo(app: App, redo: bool, what: str, yes: bool):
+    """A batch's hook: before a redo's requests go, what they cost (and, at a terminal, a question)."""
+    if not redo:
+        return None
+    return lambda runner, due: _show_cost_first(app, runner, due, what, yes)
+
+
 @click.group("kg")
 def kg_group() -> None:
     """The triplet graph (DB-GPT's GraphRAG): entities and relations from every chunk, and their
@@ -115,7 +122,8 @@ def kg_extract(app: App, dry_run: bool, context_k: int, min_similarity: float, r
     if batch and not dry_run:
         return batches.submit(app.settings, app.graph, "kg-extract",
                               {"context_k": context_k, "min_similarity": min_similarity, "redo": redo,
-                               "only_provider": only_provider})
+                               "only_provider": only_provider},
+                              before_sending=_cost_before_redo(app, redo, "chunks to extract", yes))
     offline_provider = extract.offline_extractor(app.graph)
     with open_runner(app.settings, offline_provider, offline=offline, concurrency=concurrency) as runner:
         provider = runner.provider
@@ -172,13 +180,14 @@ def kg_communities(app: App, dry_run: bool, min_size: int, redo: bool, only_prov
                 "part of the documents; run `tripartite kg extract`, then `tripartite kg communities` again")
         if batch and not dry_run:  # the communities are in the graph now; their reports go in a batch
             return {**batches.submit(app.settings, app.graph, "kg-reports",
-                                     {"min_size": min_size, "redo": redo, "only_provider": only_provider}),
+                                     {"min_size": min_size, "redo": redo, "only_provider": only_provider},
+                                     before_sending=_cost_before_redo(app, redo, "reports and summaries", yes)),
                     **detected}
         with open_runner(app.settings, ReportWriter(), offline=offline, concurrency=concurrency) as runner:
             provider = runner.provider
             redo_by = extract.made_by(provider) if redo else None
             summaries = communities.summary_tasks(app.graph, redo_by, only_provider)
-            tasks = communities.report_tasks(app.graph, min_size, redo_by, only_provider, provider.offline)
+            tasks = communities.report_tasks(app.graph, min_size, redo_by, only_provider)
             head = {"provider": provider.name, "model": provider.model, **detected}
             if not redo:
                 _others_note(extract.others(app.graph, provider), REDO_STAGES["communities"], provider, "communities")

@@ -228,7 +228,10 @@ def _llm_answers_check(settings: Settings) -> Check:
     from tripartite.infra.llm.providers import JSON_ONLY, STRUCTURED
 
     with open_runner(settings) as runner:
-        found = runner.answer_format()
+        try:
+            found = runner.answer_format()
+        except TripartiteError as exc:  # the chat endpoint is not the API's (a proxy's page)
+            return Check("LLM structured answers", False, str(exc))
         slots = runner.provider.server_slots()
         concurrency = runner.concurrency
     how = {STRUCTURED: "honoured (concept ids from an enum, lengths bounded)",

@@ -31,7 +31,7 @@ def build_triplet_graph(settings: Settings, graph: Graph, embedder, say: Callabl
             return {"errors": errors, "communities": None, "note": str(exc)}
         detected = communities.detect(graph)
         with open_runner(settings, ReportWriter(), offline=offline, concurrency=concurrency) as runner:
-            summaries, tasks = communities.summary_tasks(graph), communities.report_tasks(graph, reads_whole=runner.provider.offline)
+            summaries, tasks = communities.summary_tasks(graph), communities.report_tasks(graph)
             say(f"communities: {detected['communities']}; {len(tasks)} reports, {len(summaries)} entity summaries")
             reported = communities.report(graph, runner, embedder, tasks, summaries)
     errors += reported["errors"] + ([f"the run stopped: {reported['stopped']}"] if reported["stopped"] else [])

@@ -43,19 +43,24 @@ class ReportTask:
     members: tuple          # the members the data shows, most connected first
     relations: tuple
     size: int = 0           # all its members
-    whole: bool = False     # the writer reads the descriptions whole (the offline one), not as the prompt cuts them
 
     @property
     def input_hash(self) -> str:
-        """What the report was written from: a report whose input changed is written again. A
-        model reads the prompt, whose descriptions are cut short; the offline writer reads them
-        whole, so for it they count whole (a description that grew past the cut changes its
-        report, and only its)."""
-        text = self.prompt
-        if self.whole:
-            text += "\x1f" + json.dumps([[m.get("description") for m in self.members],
-                                         [r.get("description") for r in self.relations]], ensure_ascii=False)
+        """What the report was written from, whoever writes it: the prompt, and its members' and
+        relations' descriptions whole (the prompt cuts them short; the offline writer reads them
+        whole). A report whose input changed is written again; one written by another provider
+        from the same input is not (that is `--redo`'s), and a model's call for a description that
+        grew only past the cut is answered by the cache."""
+        text = self.prompt + "\x1f" + json.dumps([[m.get("description") for m in self.members],
+                                                  [r.get("description") for r in self.relations]],
+                                                 ensure_ascii=False)
         return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
+
+    @property
+    def prompt_hash(self) -> str:
+        """The input hash earlier versions stored for a model's report (its prompt alone): such a
+        report is not written again for the change of hash."""
+        return hashlib.sha1(self.prompt.encode("utf-8")).hexdigest()[:16]
 
     schema = REPORT_SCHEMA
     shape = REPORT_SHAPE
@@ -173,25 +178,26 @@ def _communities(rows: list[dict]) -> tuple[list[dict], list[dict]]:
 
 
 def report_tasks(graph: Graph, min_size: int = MIN_SIZE, redo_by: str | None = None,
-                 only_provider: str | None = None, reads_whole: bool = False) -> list[ReportTask]:
+                 only_provider: str | None = None) -> list[ReportTask]:
     """One task per community of at least `min_size` members whose report is missing or was
     written from other data (its members' descriptions or relations changed), finest level
     first, each from bounded data; with `redo_by`, also those another provider or model
-    ('provider/model') wrote (only `only_provider`'s, when given). `reads_whole`: the writer is
-    the offline one (see ReportTask.input_hash)."""
+    ('provider/model') wrote (only `only_provider`'s, when given). Which provider runs does not
+    change what is due (see ReportTask.input_hash): a model configured after an offline build, or
+    `--offline` after a model's, rewrites nothing that `--redo` would not."""
     known = {row["id"]: row for row in graph.run("kg/communities_to_report", min_size=min_size)}
     ids = list(known)
     tasks = []
     for start in range(0, len(ids), 200):
         for row in graph.run("kg/community_data", ids=ids[start:start + 200]):
             data, members, relations = _bounded(row["entities"], row["relations"], row["size"])
-            task = ReportTask("report", row["id"], report_prompt(data), tuple(members), tuple(relations), row["size"],
-                              reads_whole)
+            task = ReportTask("report", row["id"], report_prompt(data), tuple(members), tuple(relations), row["size"])
             stored = known[row["id"]]
             by = stored["by"] or ""
             other = redo_by is not None and by != redo_by and (only_provider is None or
                                                                by.split("/")[0] == only_provider)
-            if not stored["reported"] or stored["input"] != task.input_hash or other:
+            changed = stored["input"] not in (task.input_hash, task.prompt_hash)
+            if not stored["reported"] or changed or other:
                 tasks.append(task)
     return tasks
 

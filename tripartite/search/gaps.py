@@ -1,6 +1,7 @@
 """What the triplet graph is missing, said with every search over it: chunks not extracted yet
-(an interrupted `kg extract`, or documents added since) and communities without a report (new,
-or withdrawn because their documents changed). The search still runs on what there is."""
+(an interrupted `kg extract`, or documents added since), communities without a report (new,
+or withdrawn because their documents changed), and reports without their stored sentences
+(written by an older version). The search still runs on what there is."""
 from __future__ import annotations
 
 from tripartite.infra.graph import Graph
@@ -17,7 +18,10 @@ def triplet_graph_gaps(graph: Graph) -> str:
         parts.append(f"{unextracted:,} of {found['chunks']:,} chunks are not extracted yet")
     if found["unreported"]:
         parts.append(f"{found['unreported']:,} communities have no report")
-    if not parts:
-        return ""
-    return ("; ".join(parts) + ", so the triplet graph covers only part of the documents: run `tripartite kg extract` "
-            "and `tripartite kg communities`")
+    line = ("; ".join(parts) + ", so the triplet graph covers only part of the documents: run `tripartite kg extract` "
+            "and `tripartite kg communities`") if parts else ""
+    if found["without_sentences"]:
+        line += ("; " if line else "") + (
+            f"{found['without_sentences']:,} reports have no stored sentences (written by an older version), so this "
+            "search embeds theirs again: `tripartite kg communities` stores them, with no LLM call")
+    return line

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
@@ -133,6 +134,25 @@ def map_tasks(question: str, communities: list[dict], map_tokens: int = MAP_TOKE
     return done
 
 
+def _sentences_now(embedder, query_vector, ranked: list[dict]) -> None:
+    """Reports written before their sentences were stored (an older version): the offline map
+    step ranks their sentences, embedded now, as it ranks stored ones, each citing the chunks
+    most of the community's members came from (the search's note says how to store them)."""
+    from tripartite.kg.communities import report_sentences
+
+    missing = [(c, n, text) for c in ranked if not c["sentences"]
+               for n, text in enumerate(report_sentences(c["summary"] or "", c["findings"] or []))]
+    if not missing:
+        return
+    vectors = embedder.embed([text for _, _, text in missing])
+    norms = np.linalg.norm(vectors, axis=1) * (np.linalg.norm(query_vector) or 1.0)
+    for (c, n, text), vector, norm in zip(missing, vectors, norms):
+        c["sentences"].append({"n": n, "text": text, "cosine": float(vector @ query_vector / norm) if norm else 0.0,
+                               "chunks": c["chunks"]})
+    for c in {id(c): c for c, _, _ in missing}.values():
+        c["sentences"].sort(key=lambda x: (-x["cosine"], x["n"]))
+
+
 def _point_sources(graph: Graph, embedder, points: list[dict], by_number: dict[int, dict]) -> None:
     """A model's points get the chunks of the report sentences closest to them (the offline
     ranker's points carry their sentence's own); a report without stored sentences lends its
@@ -169,8 +189,11 @@ def global_search(graph: Graph, question: str, embedder, runner, max_tokens: int
     level = choose_level(levels) if level is None else level
     query = subject["text"] if subject else question
     block = f"Object {subject['object_id']}:\n{subject['text'].strip()}" if subject else ""
-    ranked = graph.run("search/ranked_communities", level=level, vector=embedder.embed([query])[0].tolist(),
+    query_vector = embedder.embed([query])[0]
+    ranked = graph.run("search/ranked_communities", level=level, vector=query_vector.tolist(),
                        limit=MAP_LIMIT, chunks_per_community=CHUNKS_PER_COMMUNITY)
+    if runner.provider.offline:
+        _sentences_now(embedder, query_vector, ranked)
     tasks = map_tasks(f"{question}\n{block}" if block else question, ranked, map_tokens, query)
     spent = sum(count_tokens(t.prompt) for t in tasks)
     by_number = {n: c for n, c in enumerate(ranked, start=1)}

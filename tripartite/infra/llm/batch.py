@@ -34,11 +34,21 @@ def _client(runner):
     return client
 
 
-def _api(action: str, runner, work) -> Any:
+def _api(action: str, runner, work, expect: str | None = None) -> Any:
+    """The API's answer to one request, or one line saying what went wrong. `expect` names an
+    attribute the answer must have: the SDK hands a body that is not the API's JSON back as
+    text (or fails to decode it)."""
     import openai
 
     try:
-        return work()
+        answer = work()
+        if expect is not None and not hasattr(answer, expect):
+            raise ValueError(f"no {expect}")
+        return answer
+    except (ValueError, AttributeError, TypeError):  # JSONDecodeError is a ValueError
+        raise TripartiteError(f"{runner.provider.where} answered with something that is not the OpenAI API's JSON "
+                              f"while {action} (a web page or a proxy's?); check OPENAI_BASE_URL: it should be the "
+                              "API's base, usually ending in /v1") from None
     except openai.AuthenticationError:
         raise TripartiteError(f"{runner.provider.where} refused the API key while {action}; set OPENAI_API_KEY") from None
     except openai.NotFoundError:
@@ -72,17 +82,18 @@ def submit(runner, tasks: list, stage: str) -> dict:
     client = _client(runner)
     data, requests = jsonl(runner, tasks)
     upload = _api("uploading the batch file", runner,
-                  lambda: client.files.create(file=("tripartite-batch.jsonl", data.encode("utf-8")), purpose="batch"))
+                  lambda: client.files.create(file=("tripartite-batch.jsonl", data.encode("utf-8")), purpose="batch"),
+                  expect="id")
     batch = _api("creating the batch", runner,
                  lambda: client.batches.create(input_file_id=upload.id, endpoint=ENDPOINT, completion_window=WINDOW,
-                                               metadata={"tripartite_stage": stage}))
+                                               metadata={"tripartite_stage": stage}), expect="status")
     return {"id": batch.id, "state": batch.status, "input_file_id": upload.id, "requests": requests}
 
 
 def refresh(runner, batch_id: str) -> dict:
     """The batch's state as the API reports it now."""
     client = _client(runner)
-    batch = _api(f"reading batch {batch_id}", runner, lambda: client.batches.retrieve(batch_id))
+    batch = _api(f"reading batch {batch_id}", runner, lambda: client.batches.retrieve(batch_id), expect="status")
     counts = batch.request_counts
     return {"state": batch.status, "output_file_id": batch.output_file_id or "",
             "error_file_id": batch.error_file_id or "",
@@ -97,10 +108,16 @@ def lines(runner, file_id: str) -> list[Line]:
     client = _client(runner)
     text = _api(f"downloading file {file_id}", runner, lambda: client.files.content(file_id).text)
     found = []
-    for raw in text.splitlines():
+    for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
-        row = json.loads(raw)
+        try:
+            row = json.loads(raw)
+            row["custom_id"]
+        except (ValueError, TypeError, KeyError):
+            raise TripartiteError(f"line {number} of file {file_id} from {runner.provider.where} is not a batch "
+                                  "answer (JSON with a custom_id); nothing was collected: check OPENAI_BASE_URL and "
+                                  "collect again") from None
         response = row.get("response") or {}
         body = response.get("body") or {}
         error = row.get("error")

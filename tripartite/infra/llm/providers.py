@@ -7,6 +7,8 @@ import json
 import urllib.request
 from dataclasses import dataclass
 
+from tripartite.infra.errors import TripartiteError
+
 STRUCTURED = "schema"             # JSON schemas honoured, lengths included
 STRUCTURED_NO_LENGTHS = "schema-without-lengths"  # enums and structure honoured; lengths refused (OpenAI strict)
 JSON_ONLY = "json"                # no schemas: JSON mode, the parser validates, one repair
@@ -53,6 +55,11 @@ class ProviderError(Exception):
     """Anything else (bad key, unknown model): retrying will not help."""
 
 
+class NotTheAPI(ProviderError, TripartiteError):
+    """The endpoint answered with a body that is not the OpenAI API's JSON (a login page, a
+    proxy's): no request to it can succeed, nor can it say whether it honours schemas."""
+
+
 def request_options(json_mode: bool, max_tokens: int | None, schema: dict | None, schema_name: str) -> dict:
     """A chat request's answer format and bound, the same for a live call and a batch line."""
     if schema is not None:
@@ -87,8 +94,6 @@ class OpenAIChatProvider:
         """Fail fast, with one line, when the endpoint does not answer at all."""
         import openai
 
-        from tripartite.infra.errors import TripartiteError
-
         where = self.where
         try:
             self.client.models.list()
@@ -117,7 +122,7 @@ class OpenAIChatProvider:
             if not getattr(response, "choices", None):  # the SDK hands back a non-JSON body as it came
                 raise ValueError("no choices")
         except ValueError:  # JSONDecodeError too
-            raise ProviderError(f"{self.where} answered the chat request with something that is not the OpenAI API's "
+            raise NotTheAPI(f"{self.where} answered the chat request with something that is not the OpenAI API's "
                                 "JSON (a web page or a proxy's?); check OPENAI_BASE_URL: it should be the API's base, "
                                 "usually ending in /v1") from None
         except openai.APITimeoutError:
@@ -138,7 +143,8 @@ class OpenAIChatProvider:
         """Whether the endpoint honours a JSON schema in response_format: one small request whose
         prompt asks for a value the schema's enum forbids. STRUCTURED when the enum (and the
         length limit) hold; STRUCTURED_NO_LENGTHS when lengths are refused but enums hold;
-        JSON_ONLY when schemas are refused or ignored."""
+        JSON_ONLY when schemas are refused or ignored. NotTheAPI when the endpoint is not the
+        API at all."""
         from tripartite.infra.llm.schemas import enum, obj, string, without_lengths
 
         schema = obj(color=enum([PROBE_VALUE]), note=string(8))
@@ -146,6 +152,8 @@ class OpenAIChatProvider:
         for attempt, mode in ((schema, STRUCTURED), (without_lengths(schema), STRUCTURED_NO_LENGTHS)):
             try:
                 reply = self.complete(messages, max_tokens=40, schema=attempt, schema_name="probe")
+            except NotTheAPI:
+                raise  # not a refusal of the schema: nothing the endpoint says can be believed
             except ProviderError:
                 continue  # the endpoint refused this schema: try without lengths, then give up
             try:
@@ -180,8 +188,6 @@ def make_provider(settings, offline_provider=None, offline: bool = False):
         return OpenAIChatProvider(settings.llm.model, settings.llm.base_url, settings.llm.api_key,
                                   timeout=settings.llm.timeout)
     if offline_provider is None:
-        from tripartite.infra.errors import TripartiteError
-
         raise TripartiteError("this step needs an LLM: set TRIPARTITE_LLM_MODEL (plus OPENAI_API_KEY, or "
                               "OPENAI_BASE_URL for a local OpenAI-compatible server)")
     return offline_provider

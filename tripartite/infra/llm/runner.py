@@ -194,6 +194,7 @@ class LLMRunner:
             found = self.provider.probe_structured()
         except RetryableError:
             return JSON_ONLY  # not now: JSON mode this run, and probe again next time
+        # NotTheAPI goes up (and nothing is cached): the task that asked fails with its line.
         if self.cache:
             self.cache.put(key, {"format": found}, {})
         return found
