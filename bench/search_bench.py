@@ -7,7 +7,8 @@
    questions file, local search's prompt tokens and global search's (final prompt, map calls,
    all together), every cited source checked to have its reference, and the time local
    retrieval takes (keywords and the one Cypher script, no LLM), p50 and p90 over repeats;
-   DB-GPT's and Microsoft GraphRAG's published query costs beside them.
+   DB-GPT's and Microsoft GraphRAG's published query costs beside them; then global search
+   again with the reports' sentences embedded at each query, as before they were stored.
 2. The local retrieval script on a synthetic triplet graph of --entities entities (five
    relations each, 20,000 chunks, two levels of communities), p50 and p90 over 200 queries of
    three entity names each.
@@ -64,6 +65,11 @@ def cited_have_references(result: dict) -> bool:
     return cited <= listed and listed == lines and listed <= cited | listed
 
 
+def points(prompt: str) -> list[str]:
+    """A global prompt's points, without their scores and references."""
+    return [line.split(") ", 1)[1].rsplit(" [", 1)[0] for line in prompt.splitlines() if line.startswith("- (")]
+
+
 def dbgpt_document(settings, document: Path, questions: list[dict]) -> None:
     with throwaway_server(settings) as (uri, home), GraphDatabase.driver(uri, auth=None, notifications_min_severity="OFF") as driver:
         graph = Graph(driver, "neo4j")
@@ -98,6 +104,23 @@ def dbgpt_document(settings, document: Path, questions: list[dict]) -> None:
                 local_search(graph, q["question"], embedder)
                 whole.append(1000 * (time.perf_counter() - started))
             rows.append((q, local, glob, script, whole, global_ms))
+        # As before the reports' sentences were stored with them: the offline map step embeds
+        # every sentence of the reports it ranks, for each query (the path a graph an older
+        # version wrote still takes, until `kg communities` stores them).
+        driver.execute_query("MATCH (s:ReportSentence) DETACH DELETE s")
+        unstored = []
+        for q, _, glob, _, _, _ in rows:
+            times = []
+            for _ in range(GLOBAL_REPEATS):
+                started = time.perf_counter()
+                again = global_search(graph, q["question"], embedder, ranker)
+                times.append(1000 * (time.perf_counter() - started))
+            # The same points in the same order, as far as both prompts go: embedded now, a
+            # sentence cites its community's top chunks, not its own, so fewer fit the budget.
+            stored_points, now_points = points(glob["prompt"]), points(again["prompt"])
+            shared = min(len(stored_points), len(now_points))
+            unstored.append((q, times, shared > 0 and stored_points[:shared] == now_points[:shared],
+                             len(now_points), len(stored_points)))
     print(f"\n{document.name}: {status['chunks']} chunks, {status['entities']} entities, {status['relations']} "
           f"relations, {status['reports']} community reports (offline extraction and reports)\n")
     print("| question | local prompt | global: map calls | map tokens | final prompt | all tokens | references "
@@ -114,6 +137,13 @@ def dbgpt_document(settings, document: Path, questions: list[dict]) -> None:
     worst_global = max(r[2]["total_tokens"] for r in rows)
     print(f"\nat most {worst_local:,} prompt tokens for local (DB-GPT: {LOCAL_LIMIT:,}) and {worst_global:,} for global "
           f"(DB-GPT: {GLOBAL_LIMIT:,}); offline, prompt tokens only\n")
+    print("| question | global search p50, sentences stored | p50, embedded at each query (as before) | "
+          "the same points first (points then / now) |")
+    print("|---|---:|---:|---|")
+    for (q, times, same, now_n, stored_n), row in zip(unstored, rows):
+        print(f"| {q['id']} | {statistics.median(row[5]):.0f} ms | {statistics.median(times):,.0f} ms | "
+              f"{'yes' if same else 'NO'} ({now_n} / {stored_n}) |")
+    print()
     print("| system | local search | global search |")
     print("|---|---|---|")
     for name, local_figure, global_figure in PUBLISHED:

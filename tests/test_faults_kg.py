@@ -117,6 +117,7 @@ def test_a_removed_document_leaves_nothing_that_search_could_quote(env, driver):
                            "--format", "json"], env, ok=False)
         if searched.exit_code:  # global search may find every report withdrawn: it says so in one line
             assert mode == "global" and "no community reports yet" in searched.output
+            assert one(driver, "MATCH (c:Community) WHERE c.summary IS NOT NULL RETURN count(c) AS n")["n"] == 0
             continue
         found = json.loads(searched.stdout)
         assert not [piece for piece in gone if piece in found["prompt"]]
@@ -127,6 +128,26 @@ def test_a_removed_document_leaves_nothing_that_search_could_quote(env, driver):
     consistent(driver)
     assert not [piece for piece in gone if piece in quoted_anywhere(driver)]
     assert one(driver, "MATCH (c:Community) WHERE c.size >= 3 AND c.summary IS NULL RETURN count(c) AS n")["n"] == 0
+    rebuilt = json.loads(invoke(["search", "global", "Who is at risk of high blood pressure and how is it treated?",
+                                 "--format", "json"], env).stdout)
+    assert rebuilt["references"] and not [piece for piece in gone if piece in rebuilt["prompt"]]
+    assert all(ref["document"] != "Hypertension" for ref in rebuilt["references"])
+
+
+def test_chunks_deleted_by_hand_are_pruned_without_a_hang(env, driver):
+    """Chunks deleted outside `documents remove` (in Browser, say): the next `kg extract` repairs
+    the relations that cite them and drops the entities they alone described (the statement of
+    prune.cypher that once waited on its own transaction)."""
+    build(env, GUIDELINES, communities=False)
+    cited = one(driver, """MATCH (:__Entity__)-[r]->(:__Entity__) WHERE size(r.chunks) >= 1
+        WITH r.chunks[0] AS id, count(r) AS relations ORDER BY relations DESC, id LIMIT 1
+        MATCH (t:Chunk {id: id}) DETACH DELETE t RETURN id, relations""")
+    assert cited["relations"] >= 1
+    assert one(driver, """MATCH (:__Entity__)-[r]->(:__Entity__) WHERE $id IN r.chunks
+        RETURN count(r) AS n""", id=cited["id"])["n"] == cited["relations"]  # left behind
+    finished = run_cli(["kg", "extract"], env)
+    assert finished.returncode == 0, finished.stderr
+    consistent(driver)
 
 
 def test_a_changed_sentence_leaves_the_triplet_graph_with_the_document(env, driver, tmp_path):
@@ -241,6 +262,7 @@ def test_search_lists_only_what_its_prompt_holds_and_points_cite_their_own_chunk
     cited = {ref["n"]: ref["chunk_id"] for ref in found["references"]}
     points = [line for line in found["prompt"].splitlines() if line.startswith("- (")]
     assert points
+    checked = 0
     for line in points:
         numbers = [int(n) for n in re.findall(r"\[(\d+)\]", line)]
         text = re.sub(r"^- \([\d.]+\) ", "", re.sub(r"(\[\d+\])+$", "", line)).strip()
@@ -248,9 +270,23 @@ def test_search_lists_only_what_its_prompt_holds_and_points_cite_their_own_chunk
         quoted = [p for p in pieces if any(p in t for t in chunks.values())]
         if quoted:  # a point whose words are a chunk's cites a chunk that holds them
             assert numbers and any(p in chunks[cited[n]] for n in numbers for p in quoted), line
-    for c in rows(driver, "MATCH (c:Community) WHERE c.summary STARTS WITH 'A community of ' "
-                          "RETURN c.size AS size, c.summary AS summary"):
+            checked += 1
+    assert checked >= len(points) // 2, points  # most offline points quote a chunk
+    sized = rows(driver, "MATCH (c:Community) WHERE c.summary STARTS WITH 'A community of ' "
+                         "RETURN c.size AS size, c.summary AS summary")
+    assert sized
+    for c in sized:
         assert c["summary"].startswith(f"A community of {c['size']} entities")
+    # A model's points cite the chunks of the report sentences closest to them.
+    sources = {r["id"]: set(r["chunks"]) for r in rows(driver, """MATCH (c:Community)-[:HAS_SENTENCE]->(s:ReportSentence)
+        UNWIND s.chunks AS chunk RETURN c.id AS id, collect(DISTINCT chunk) AS chunks""")}
+    with FakeOpenAI() as server:
+        model = {**env, "OPENAI_BASE_URL": server.base_url, "TRIPARTITE_LLM_MODEL": "fake-chat"}
+        answered = json.loads(invoke(["search", "global", "What should people with heart disease do every day?",
+                                      "--format", "json"], model).stdout)
+        assert server.chat_requests()
+    behind = set().union(*(sources.get(c["id"], set()) for c in answered["communities"]))
+    assert answered["references"] and {ref["chunk_id"] for ref in answered["references"]} <= behind
 
 
 def test_a_global_query_embeds_only_itself(env, neo4j_db):
@@ -337,6 +373,8 @@ def test_what_the_offline_providers_made_is_named_and_redone_with_a_model(env, d
         assert not server.chat_requests()
         offline = f"extractive/{TripletExtractor.model}"
         assert f"24 extractions by {offline}" in quiet.stderr and "--redo" in quiet.stderr
+        dry = invoke(["kg", "extract", "--dry-run"], model)
+        assert f"24 extractions by {offline}" in dry.stderr and "\n0 calls" in "\n" + dry.stdout
         status = invoke(["kg", "status"], model).output
         assert f"24 extractions by {offline}, not the configured openai/fake-chat" in status
         assert "reports by extractive/reports-extractive-v1" in status

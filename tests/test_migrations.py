@@ -232,7 +232,8 @@ def test_a_versioned_migration_can_become_repeatable(driver, neo4j_db, tmp_path)
 def test_v010_gives_entities_typed_as_another_parts_label_their_own_and_keeps_one_selection_state(
         driver, neo4j_db, tmp_path):
     # A graph migrated up to V009, where the offline extractor typed ontology terms "Concept" and
-    # two selects at once made two selection states; migrating on repairs both.
+    # two selects at once made two selection states; migrating on repairs both (and V016 an entity
+    # typed as the selection store's bins, which V010 did not know).
     older = tmp_path / "older"
     older.mkdir()
     for path in sorted(migrations_dir().glob("V00*.cypher")):
@@ -245,6 +246,7 @@ def test_v010_gives_entities_typed_as_another_parts_label_their_own_and_keeps_on
                                      type: 'Concept'})-[:FROM_CHUNK]->(t)
         CREATE (:__Entity__:Document {key: 'x|Document', name: 'X', type: 'Document'})-[:FROM_CHUNK]->(t)
         CREATE (:__Entity__:DocumentEntity {key: 'x|DocumentEntity', name: 'X', type: 'Document entity'})
+        CREATE (:__Entity__:ScoreBin {key: 'bin|ScoreBin', name: 'Bin', type: 'Score bin'})-[:FROM_CHUNK]->(t)
         CREATE (:SelectionState {id: 'current', state: 'finished', alpha: 0.9})
         CREATE (:SelectionState {id: 'current', state: 'finished', alpha: 0.8})""", database_=neo4j_db.database)
     applied = run(driver, migrations_dir(), neo4j_db.database)
@@ -253,6 +255,7 @@ def test_v010_gives_entities_typed_as_another_parts_label_their_own_and_keeps_on
                                          database_=neo4j_db.database)
     entities = {r["key"]: sorted(r["labels"]) for r in records}
     assert entities == {"atrial fibrillation|ConceptEntity": ["ConceptEntity", "__Entity__"],
+                        "bin|ScoreBinEntity": ["ScoreBinEntity", "__Entity__"],  # V016: the selection's bins
                         "x|DocumentEntity": ["DocumentEntity", "__Entity__"]}  # the clash went, its chunk redone
     assert scalar(driver, "MATCH (c:Concept) RETURN count(c)", neo4j_db.database) == 1
     assert scalar(driver, "MATCH (t:Chunk {id: 'd:1'}) RETURN t.kg_version IS NULL", neo4j_db.database)

@@ -84,7 +84,9 @@ def run_lock(graph: Graph, name: str, command: str, on_wait: Callable[[str], Non
     taken: dict = {}
 
     def take() -> None:
-        tx = session.begin_transaction()
+        # timeout=0: no limit, whatever db.transaction.timeout the server sets, or a long run
+        # would lose its lock halfway (and the waiting one its place in the queue).
+        tx = session.begin_transaction(timeout=0)
         try:
             ScriptTransaction(tx).run("infra/take_lock", id=name, holder=holder)
             taken["tx"] = tx
