@@ -226,14 +226,14 @@ def test_the_selection_equals_numpy(selection_db, engine, graph, concurrency):
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(graph=tripartite_graphs(), new=st.lists(vectors, min_size=1, max_size=3),
+@given(graph=tripartite_graphs(), new=st.lists(vectors, min_size=0, max_size=3),
        params=st.sampled_from([(0.9, 0.5), (0.5, 0.2), (0.3, 0.7)]), removed=st.integers(0, 2),
        concurrency=st.sampled_from([None, 1, 3]))
 def test_incremental_additions_and_removals_equal_the_reference(selection_db, engine, graph, new, params, removed,
                                                                  concurrency):
-    # A full run, then objects removed and one new object scored on its own, with alpha and beta
-    # that may differ from the first run's, at any concurrency: the stored result must be the
-    # reference on the whole graph that is left.
+    # A full run, then objects removed and one new object (or none) scored on its own, with alpha
+    # and beta that may differ from the first run's, at any concurrency: the stored result must be
+    # the reference on the whole graph that is left.
     concerns, mentions, alpha, beta = graph
     clear(selection_db)
     write_graph(selection_db, concerns, mentions)
@@ -339,6 +339,34 @@ def test_incremental_object_equals_full_recompute(selection_db, engine):
     assert report.concepts == 1 and report.candidates == 2  # o2's own candidates
     assert after["c1"] == before["c1"] and after["c0"] > before["c0"]  # only c0's histogram changed
     assert stored(selection_db) == reference({**concerns, **new}, mentions, 0.5, 0.2)
+
+
+def test_a_graph_of_many_pairs_stays_exact_through_the_plugins_parallel_scan(selection_db):
+    # Above 512 (object, concept) pairs the plugin's incremental classify reads the pairs'
+    # scores on every core, each worker in a transaction of its own (Classify.moved): a new
+    # object, a removed one, a new beta (which moves a few objects) and a new alpha (which
+    # moves most, and runs as a full classification) each leave the reference's selection.
+    require_plugin(selection_db)
+    plugin = Engine("plugin", "test")
+    clear(selection_db)
+    vector = small_vectors(11)
+    concerns = {(f"o{i:03d}", f"c{j}"): vector() for i in range(140) for j in range(4)}
+    mentions = {(f"c{j}", f"t{k}"): vector() for j in range(4) for k in range(8)}
+    write_graph(selection_db, concerns, mentions)
+    graph = Graph(selection_db, "neo4j")
+    select(graph, 0.9, 0.5, engine=plugin)
+    assert len(concerns) > 512 and stored(selection_db) == reference(concerns, mentions, 0.9, 0.5)
+    new = {("new", f"c{j}"): vector() for j in range(4)}
+    write_graph(selection_db, new, {})
+    concerns.update(new)
+    select(graph, 0.9, 0.5, object_ids=["new"], engine=plugin)
+    assert stored(selection_db) == reference(concerns, mentions, 0.9, 0.5)
+    remove_objects(graph, ["o000"])
+    concerns = {k: v for k, v in concerns.items() if k[0] != "o000"}
+    for alpha, beta in ((0.9, 0.5), (0.9, 0.6), (0.75, 0.6)):
+        select(graph, alpha, beta, object_ids=[], engine=plugin)
+        assert stored(selection_db) == reference(concerns, mentions, alpha, beta), (alpha, beta)
+        assert stored_floor(selection_db) == floor_reference(concerns, mentions)
 
 
 def test_new_objects_one_at_a_time_keep_the_selection_exact_on_both_paths(selection_db):
@@ -695,5 +723,15 @@ def test_the_first_store_is_converted_by_migrate_even_after_a_kill(neo4j_target,
         assert "applied V012__selection_store_v2.cypher" in finished.stdout
         assert "converted the selection to its new store" in finished.stdout
         assert count(driver, old) == 0
+        assert stored(driver) == reference(concerns, mentions, 0.5, 0.3)
+        assert CliRunner().invoke(cli, ["prompt", "o1"], env=cli_env(neo4j_target, tmp_path)).exit_code == 0
+        # Killed in the conversion's select, once its start was written (the state V012 leaves,
+        # then what begin_run writes): prompts wait, and the next migrate runs it again.
+        driver.execute_query("MATCH (s:SelectionState {id: 'current'}) SET s.state = 'converting'")
+        graph_db.run("selection/begin_run", run="killed", alpha=0.5, beta=0.3, scope={"object_ids": None})
+        assert CliRunner().invoke(cli, ["prompt", "o1"], env=cli_env(neo4j_target, tmp_path)).exit_code == 1
+        again = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+        assert again.returncode == 0 and "converted the selection to its new store" in again.stdout, again
+        assert count(driver, "MATCH (s:SelectionState) WHERE s.converting IS NOT NULL RETURN count(s)") == 0
         assert stored(driver) == reference(concerns, mentions, 0.5, 0.3)
         assert CliRunner().invoke(cli, ["prompt", "o1"], env=cli_env(neo4j_target, tmp_path)).exit_code == 0

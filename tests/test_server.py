@@ -170,6 +170,11 @@ from pathlib import Path
 args = sys.argv[1:]
 with open(os.environ["FAKE_MVN_LOG"], "a") as log:
     log.write(" ".join(args) + "\n")
+if "package" in args:  # the procedure plugin's build, in its staging copy
+    time.sleep(1.5)
+    Path("target").mkdir(exist_ok=True)
+    Path("target", "tripartite-procedures.jar").write_bytes(b"PK")
+    sys.exit(0)
 out = Path(next(a.split("=", 1)[1] for a in args if a.startswith("-DoutputDirectory=")))
 out.mkdir(parents=True, exist_ok=True)
 time.sleep(1.5)
@@ -184,8 +189,9 @@ else:
 
 
 def test_two_first_starts_on_one_cache_take_turns(tmp_path):
-    """Two processes resolve the jars into one fresh cache at once: one fetches, the other
-    waits and finds them; nothing half-made is left (Maven stands in as a script on PATH)."""
+    """Two processes resolve the jars into one fresh cache at once, then build the procedure
+    plugin: one fetches (and builds), the other waits and finds them; nothing half-made is left
+    (Maven stands in as a script on PATH)."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     mvn = bin_dir / "mvn"
@@ -196,7 +202,9 @@ def test_two_first_starts_on_one_cache_take_turns(tmp_path):
     env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "FAKE_MVN_LOG": str(log)}
     code = ("import sys; from pathlib import Path; from tripartite.infra.config import load_settings; "
             "from tripartite.infra.server.maven import resolve_jars; "
-            "jars = resolve_jars(Path(sys.argv[1]), load_settings(env={}).server, print); print('ROOT', jars.root)")
+            "from tripartite.infra.server.plugin import build; "
+            "jars = resolve_jars(Path(sys.argv[1]), load_settings(env={}).server, print); print('ROOT', jars.root); "
+            "print('JAR', build(Path(sys.argv[1]), '5.26.19', print))")
     runs = [subprocess.Popen([sys.executable, "-c", code, str(cache)], env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, text=True) for _ in range(2)]
     outputs = [run.communicate(timeout=120)[0] for run in runs]
@@ -208,7 +216,11 @@ def test_two_first_starts_on_one_cache_take_turns(tmp_path):
     assert not list(root.parent.glob("*.partial*"))
     assert sum("waiting for it to finish" in out for out in outputs) == 1
     calls = log.read_text().splitlines()
-    assert len(calls) == 3  # lib, GDS, APOC Extended: once, not twice
+    assert len(calls) == 4  # lib, GDS, APOC Extended, the plugin: once, not twice
+    assert sum(" package " in f" {call} " for call in calls) == 1
+    jars = {line.split(" ", 1)[1] for out in outputs for line in out.splitlines() if line.startswith("JAR ")}
+    assert len(jars) == 1 and Path(jars.pop()).read_bytes() == b"PK"
+    assert not list((cache / "procedures").glob("*-build-*"))
 
 
 def test_a_plugin_that_does_not_build_costs_one_line_and_no_jar(tmp_path, monkeypatch):

@@ -7,6 +7,7 @@
 // Browser: :param run => '...'; :param scope => {object_ids: null, rebuilt: null}
 
 MATCH (s:SelectionState {id: 'current', run: $run})
+REMOVE s.converting
 SET s.state = 'finished', s.finished_at = datetime(),
     s.pending_concepts = [c IN coalesce(s.pending_concepts, []) WHERE NOT c IN coalesce($scope.rebuilt, [c])]
 WITH s
