@@ -243,6 +243,10 @@ def main() -> None:
                                                   on_step=record("alpha 0.8")))
             times["alpha back"] = timed(lambda: select(graph, 0.9, 0.5, object_ids=[], engine=active,
                                                        on_step=record("alpha 0.9")))
+            times["beta"] = timed(lambda: select(graph, 0.9, 0.6, object_ids=[], engine=active,
+                                                 on_step=record("beta 0.6")))
+            times["beta back"] = timed(lambda: select(graph, 0.9, 0.5, object_ids=[], engine=active,
+                                                      on_step=record("beta 0.5")))
 
             by_concept: dict[str, tuple[list, list]] = {}
             for (o, c), v in concern_vec.items():
@@ -378,6 +382,8 @@ def main() -> None:
     print(f"| {len(gone)} objects removed, then select (their concepts' distributions rebuilt) | "
           f"{times['removal']:.2f} s | | | |")
     print(f"| alpha 0.9 to 0.8, reclassification only (and back) | {times['alpha']:.2f} s ({times['alpha back']:.2f} s) "
+          f"| | | <= 2 s |")
+    print(f"| beta 0.5 to 0.6, reclassification only (and back) | {times['beta']:.2f} s ({times['beta back']:.2f} s) "
           f"| | | <= 2 s |")
     print(f"| prompt build p50 / p95 | {p50 * 1000:.0f} / {p95 * 1000:.0f} ms | {np_p50 * 1000:.2f} ms | "
           f"{p50 / np_p50:.0f}x | <= 50 ms p50 |")

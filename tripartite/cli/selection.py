@@ -29,8 +29,9 @@ def _select_lines(report: dict) -> list[str]:
                    f"(default {SelectionSettings.beta}, or [selection] beta).")
 @click.option("--object", "object_ids", multiple=True, help="Only (re)score these objects (incremental).")
 @click.option("--concurrency", type=click.IntRange(min=1), default=None,
-              help="Transactions each step runs at once on the server (default: the server's processors, "
-                   "or [selection] concurrency / TRIPARTITE_SELECT_CONCURRENCY).")
+              help="Transactions each step of the Cypher scripts runs at once on the server (default: the "
+                   "server's processors, or [selection] concurrency / TRIPARTITE_SELECT_CONCURRENCY); the "
+                   "procedure plugin always uses the server's processors.")
 @output(_select_lines)
 @pass_app
 def select_command(app: App, alpha: float | None, beta: float | None, object_ids: tuple[str, ...],
