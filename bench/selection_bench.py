@@ -5,7 +5,7 @@ to the NumPy reference on the same data, which the whole graph must equal after 
 the additions and the removals.
 
     python bench/selection_bench.py [--objects 250] [--concepts 25] [--per-object 20] [--chunks-per-concept 200]
-                                    [--new-objects 5] [--removed-objects 3] [--full-runs 3]
+                                    [--new-objects 5] [--removed-objects 3] [--full-runs 5]
 
 Candidates = objects x per-object concepts x chunks per concept (defaults: 1,000,000). Runs
 against a throwaway local Neo4j (with the plugin `tripartite server start` builds); prints a
@@ -22,10 +22,11 @@ rounding boundaries, and compare everything exactly.
 
 Timing: each full recompute starts from an empty selection store on a server that has run one
 selection already (the first run after a start also compiles the server's query plans and
-loads the plugin's classes: it is printed apart). Each path's full recompute is timed three
+loads the plugin's classes: it is printed apart). Each path's full recompute is timed five
 times and the median reported, and so is the NumPy reference's: the JVM is still compiling
 the Cypher runtime's hot code in the first of them (on this project's machine the Cypher
-path's first took up to twice as long as its third). All three are printed.
+path's first took up to twice as long as its third, and with three runs the median still
+fell on a run of the warm-up). All five are printed.
 """
 from __future__ import annotations
 
@@ -157,7 +158,7 @@ def main() -> None:
     parser.add_argument("--prompts", type=int, default=40)
     parser.add_argument("--new-objects", type=int, default=5)
     parser.add_argument("--removed-objects", type=int, default=3)
-    parser.add_argument("--full-runs", type=int, default=3, help="full recomputes timed per path (median)")
+    parser.add_argument("--full-runs", type=int, default=5, help="full recomputes timed per path (median)")
     args = parser.parse_args()
     rng = np.random.default_rng(11)
     settings = load_settings(env={})

@@ -110,6 +110,7 @@ def test_add_object_with_allow_writes_analyses_and_selects_it_once(sample):
             assert again.structured_content["status"] == "unchanged"
             prompt = await client.call_tool("object_prompt", {"object_id": "note-9"})
             assert not prompt.is_error and prompt.structured_content["tokens"] == data["tokens"]
+            assert prompt.structured_content["prompt"] == data["prompt"]
             # An id a stored file holds is not taken over: the object gets another, and says so.
             other = await client.call_tool("add_object", {"object_id": "patient-a", "text": text + " Also gout."})
             assert other.structured_content["object_id"] != "patient-a" and "belongs to another" in \

@@ -52,10 +52,13 @@ def test_seeded_draft_keeps_the_seed_concepts_the_documents_name(loaded, tmp_pat
     seed = tmp_path / "seed.csv"
     seed.write_text("id,name,parent,synonyms\nC0,cardiovascular disease,,\nC1,arrhythmia,C0,\n"
                     "C2,atrial fibrillation,C1,AF\nC3,ventricular tachycardia,C1,\nC4,vascular disease,C0,\n"
-                    "C5,hypertension,C4,high blood pressure\nC6,aortic dissection,C4,\n", encoding="utf-8")
+                    "C5,hypertension,C4,high blood pressure\nC6,aortic dissection,C4,\n"
+                    "C7,atrial flutter,C1;C99,\n", encoding="utf-8")
     summary = as_json_text(["ontology", "draft", "--name", "seeded", "--out", str(tmp_path), "--seed", str(seed),
                                 "--root", "C0", "--concepts", "5"], loaded)
-    assert summary["seed_unseen"] == 2  # ventricular tachycardia and aortic dissection are not in the sample
+    assert summary["seed_unseen"] == 3  # ventricular tachycardia, aortic dissection, flutter: not in the sample
+    assert [p for p in summary["problems"] if "C99" in p] == [
+        "C7 (atrial flutter) is_a C99, which is not in the file; that link is dropped"]  # reported, as import does
     concepts = concepts_of(written(tmp_path / "seeded"))
     assert concepts["atrial fibrillation"]["class"] == "arrhythmia"
     assert "Atrial fibrillation" in " ".join(concepts["atrial fibrillation"]["seen"])

@@ -55,7 +55,9 @@ def _run_lines(result: dict) -> list[str]:
 
 
 @click.command("analyze")
-@click.option("--dry-run", is_flag=True, help="Print the calls and prompt tokens it would spend; change nothing.")
+@click.option("--dry-run", is_flag=True,
+              help="Print the calls and prompt tokens it would spend; no extract is written (the concepts' gloss "
+                   "embeddings the pre-filter needs are kept on them for the next run).")
 @click.option("--ontology", help="Only this ontology's concepts (default: all loaded).")
 @concurrency_option
 @click.option("--no-prefilter", is_flag=True, help="Send every (concept, chunk) pair to the LLM.")

@@ -130,7 +130,8 @@ def ontology_remove(app: App, name: str) -> dict:
 
 
 def _draft_lines(s: dict) -> list[str]:
-    lines = [f"drafted {s['name']} ({s['how']}): {s['classes']} classes, {s['concepts']} concepts from "
+    lines = [f"reported  {line}" for line in s.get("problems", [])]
+    lines += [f"drafted {s['name']} ({s['how']}): {s['classes']} classes, {s['concepts']} concepts from "
              f"{s['chunks']} chunks -> {s['folder']}"]
     if s.get("seed_unseen"):
         lines.append(f"left out {s['seed_unseen']} seed concepts the documents never name")
@@ -150,7 +151,7 @@ def _draft_lines(s: dict) -> list[str]:
 @click.option("--classes", "max_classes", type=click.IntRange(min=1, max=50), default=None,
               help="Offline: this many classes (default: about the square root of the concepts).")
 @click.option("--seed", type=click.Path(path_type=Path), default=None,
-              help="Start from a published ontology's branch (OBO, OWL, SKOS, CSV; with --root).")
+              help="Start from a published ontology's branch (OBO, OWL, SKOS, CSV; with --root); offline.")
 @click.option("--root", default=None, help="With --seed: the term whose branch to start from.")
 @click.option("--sample", "sample_size", type=click.IntRange(min=1), default=36, show_default=True,
               help="With an LLM: how many chunks it reads (spread over the documents).")
@@ -165,7 +166,8 @@ def ontology_draft(app: App, name: str, out: Path, max_concepts: int, max_classe
     Offline (no LLM configured, or --offline): key phrases by frequency and spread over the
     documents, synonyms and classes by embedding similarity. With an LLM: proposals from sampled
     chunks. With --seed FILE --root ID: the seed branch's concepts that the documents name, plus
-    new ones in the closest seed class. Each concept says where it was seen."""
+    new ones in the closest seed class (offline, whether or not an LLM is configured), with the
+    seed's problems reported as `import` reports them. Each concept says where it was seen."""
     from tripartite.infra.embeddings import make_embedder
     from tripartite.ontology.plugin_folder import check_name, ontology_file, plugin_manifest, write_plugin_folder
 
@@ -183,6 +185,7 @@ def ontology_draft(app: App, name: str, out: Path, max_concepts: int, max_classe
         from tripartite.ontology.sources import read_terms
 
         branch = take_branch(read_terms(seed), root, str(seed))
+        summary["problems"] = branch.problems  # cycles, missing parents, duplicate names: as import says them
         classes, summary["seed_unseen"] = seeded_classes(chunks, embedder.embed, branch.classes, max_concepts)
         how = f"seeded from {seed.name} under {branch.root.id}"
     elif offline or not app.settings.llm.configured:

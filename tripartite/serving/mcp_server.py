@@ -93,6 +93,7 @@ class Added(BaseModel):
     llm_calls: int = Field(description="Calls the analysis made (0 when answered from the cache or offline).")
     tokens: int = Field(description="Its Tripartite prompt's tokens.")
     concepts: list[str] = Field(description="The concepts it concerns.")
+    prompt: str = Field(description="Its Tripartite prompt, as object_prompt gives it.")
     references: list[Reference]
 
 

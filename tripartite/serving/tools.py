@@ -193,7 +193,8 @@ class KnowledgeTools:
         return {"object_id": stored, "status": status, "llm_calls": calls,
                 "note": (f"the id {wanted!r} belongs to another object, so this one is {stored!r}"
                          if stored != wanted else None),
-                "tokens": built["tokens"], "concepts": built.get("concepts", []), "references": built["references"]}
+                "tokens": built["tokens"], "concepts": built.get("concepts", []), "prompt": built["prompt"],
+                "references": built["references"]}
 
     def _analyse(self, object_id: str) -> int:
         from tripartite.analysis import open_analyzer
