@@ -137,7 +137,7 @@ def test_every_builder_takes_a_question(sample, mode):
     result = as_json(["search", mode, QUESTION, "--max-tokens", "600"], sample)
     assert set(result) >= {"mode", "question", "tokens", "total_tokens", "prompt", "references"}
     assert result["mode"] == mode and result["question"] == QUESTION
-    assert result["tokens"] == count_tokens(result["prompt"]) <= 600 <= 600 + result["total_tokens"]
+    assert result["tokens"] == count_tokens(result["prompt"]) <= 600 and result["tokens"] <= result["total_tokens"]
     assert result["prompt"].startswith(f"Question: {QUESTION}") and result["references"]
     body, _, listed = result["prompt"].rpartition("References:\n")
     assert {int(n) for n in re.findall(r"\[(\d+)\]", body)} <= {r["n"] for r in result["references"]}
@@ -147,7 +147,8 @@ def test_every_builder_takes_a_question(sample, mode):
     assert _objects(sample) == before  # a question never becomes a stored object
 
 
-def test_tripartite_reads_the_question_like_an_object_and_selects_against_the_stored_distributions(sample):
+def test_tripartite_reads_the_question_like_an_object_and_selects_against_the_stored_distributions(sample,
+                                                                                                  module_db):
     result = as_json(["search", "tripartite", QUESTION], sample)
     names = {c["name"] for c in result["concepts"]}
     assert "Anticoagulants" in names  # clots kept from forming: the gloss, not a word of the question
@@ -162,6 +163,57 @@ def test_tripartite_reads_the_question_like_an_object_and_selects_against_the_st
     assert f"would spend {result['total_tokens']:,} prompt tokens" in dry and "nothing was sent" in dry
     unknown = as_json(["search", "tripartite", "What does the weather look like on Mars tomorrow?"], sample)
     assert unknown["references"] == [] and "concerns none of the loaded concepts" in unknown["note"]
+    # Against the stored distributions: an alpha extract reaches its concept's stored alpha
+    # threshold, a beta one its beta threshold, for every concept the objects were selected on.
+    thresholds = _thresholds(module_db)
+    stored = [c for c in result["concepts"] if c["concept_id"] in thresholds]
+    assert stored and "no stored score distribution" not in result["note"]
+    for concept in stored:
+        alpha_w, beta_w = thresholds[concept["concept_id"]]
+        for e in concept["evidence"]:
+            assert e["reason"] != "alpha" or e["w"] >= alpha_w
+            assert e["reason"] != "beta" or e["w"] >= beta_w
+
+
+def _thresholds(target) -> dict:
+    """Each concept's stored alpha and beta thresholds (w), as select left them."""
+    with target.driver() as driver:
+        records, _, _ = driver.execute_query("MATCH (s:ScoreDistribution) WHERE s.alpha_w IS NOT NULL "
+                                             "RETURN s.concept_id AS c, s.alpha_w AS a, s.beta_w AS b",
+                                             database_=target.database)
+    return {r["c"]: (r["a"], r["b"]) for r in records}
+
+
+def test_a_question_read_by_a_model_is_answered_from_the_cache_the_second_time(sample):
+    with FakeOpenAI() as server:
+        model = {**sample, "OPENAI_BASE_URL": server.base_url, "TRIPARTITE_LLM_MODEL": "fake-chat"}
+        first = as_json(["search", "tripartite", QUESTION], model)
+        asked = len(server.chat_requests())
+        second = as_json(["search", "tripartite", QUESTION], model)
+        assert asked >= 1 and len(server.chat_requests()) == asked  # the question's reading, cached
+    assert second["prompt"] == first["prompt"]
+
+
+def test_hybrid_reaches_chunks_through_entities_and_quotes_community_summaries(sample, module_db, monkeypatch):
+    # With the vector index's and the full-text index's chunks switched off, all that is left
+    # is what the triplet graph brings: the chunks the question's entities came from, and the
+    # community summaries. A vector search alone would quote nothing.
+    from tripartite.infra.config import load_settings
+    from tripartite.infra.embeddings import make_embedder
+    from tripartite.infra.graph import Graph
+    from tripartite.search import hybrid
+
+    monkeypatch.setattr(hybrid, "CHUNK_LIMIT", 0)
+    monkeypatch.setattr(hybrid, "TEXT_LIMIT", 0)
+    settings = load_settings(env={k: v for k, v in sample.items() if k != "TRIPARTITE_CONFIG"})
+    with module_db.driver() as driver:
+        graph = Graph(driver, module_db.database)
+        result = hybrid.hybrid_search(graph, "How does warfarin protect people with atrial fibrillation?",
+                                      make_embedder(settings), max_tokens=1000)
+        records, _, _ = driver.execute_query("MATCH (:__Entity__)-[:FROM_CHUNK]->(t:Chunk) RETURN DISTINCT t.id AS id",
+                                             database_=module_db.database)
+    assert result["references"] and "Community summaries:" in result["prompt"] and result["communities"]
+    assert {r["chunk_id"] for r in result["references"]} <= {r["id"] for r in records}
 
 
 def test_hybrid_quotes_each_chunk_once_within_its_budget(sample):

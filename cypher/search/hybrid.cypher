@@ -44,6 +44,7 @@ WITH seeds, relations, hits, coalesce(hits[0].score, 1.0) AS best_hit
 CALL (seeds, hits) {
   // The index is approximate: asked for four times as many, the closest ones are rarely missed.
   // Ranked by text and headings together (context_embedding; the text alone where a chunk lacks it).
+  WITH 1 AS asked WHERE $chunk_limit > 0  // the index refuses to be asked for none
   CALL db.index.vector.queryNodes('chunk_embedding', 4 * $chunk_limit, $vector) YIELD node, score
   WITH node, score + $context_weight * coalesce(vector.similarity.cosine(node.context_embedding, $vector), score) AS closeness
   ORDER BY closeness DESC, node.id LIMIT $chunk_limit
