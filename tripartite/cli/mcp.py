@@ -1,7 +1,6 @@
 """`tripartite mcp`: the prompt builders for agents and apps, over the Model Context Protocol."""
 from __future__ import annotations
 
-import importlib.metadata
 import importlib.util
 import os
 import socket
@@ -26,6 +25,8 @@ def mcp_command(app: App, http: str | None, allow_writes: bool) -> None:
     if importlib.util.find_spec("mcp") is None:
         raise TripartiteError("the MCP server needs the official SDK: pip install 'tripartite-graphrag[mcp]' "
                               "(or pip install mcp)")
+    import importlib.metadata  # here: it costs --help 15 ms
+
     installed = importlib.metadata.version("mcp")
     if tuple(int(part) for part in installed.split(".")[:2] if part.isdigit()) < (2, 3):
         raise TripartiteError(f"the MCP server needs the SDK 2.3 or later, and mcp {installed} is installed; "
