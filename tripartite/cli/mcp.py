@@ -25,9 +25,9 @@ def mcp_command(app: App, http: str | None, allow_writes: bool) -> None:
     if importlib.util.find_spec("mcp") is None:
         raise TripartiteError("the MCP server needs the official SDK: pip install 'tripartite-graphrag[mcp]' "
                               "(or pip install mcp)")
-    import importlib.metadata  # here: it costs --help 15 ms
+    from importlib import metadata  # here, not at the top: it costs --help 15 ms
 
-    installed = importlib.metadata.version("mcp")
+    installed = metadata.version("mcp")
     if tuple(int(part) for part in installed.split(".")[:2] if part.isdigit()) < (2, 3):
         raise TripartiteError(f"the MCP server needs the SDK 2.3 or later, and mcp {installed} is installed; "
                               f"pip install -U 'mcp>=2.3,<3'")

@@ -132,7 +132,7 @@ def ontology_remove(app: App, name: str) -> dict:
 def _draft_lines(s: dict) -> list[str]:
     lines = [f"reported  {line}" for line in s.get("problems", [])]
     lines += [f"drafted {s['name']} ({s['how']}): {s['classes']} classes, {s['concepts']} concepts from "
-             f"{s['chunks']} chunks -> {s['folder']}"]
+              f"{s['chunks']} chunks -> {s['folder']}"]
     if s.get("seed_unseen"):
         lines.append(f"left out {s['seed_unseen']} seed concepts the documents never name")
     if s.get("prompt_tokens"):

@@ -20,6 +20,7 @@ from tripartite.lexical.sentences import sentences_of
 from tripartite.lexical.trails import path_below_title, reference_trail
 from tripartite.selection.constants import SELECTIONS
 from tripartite.selection.engine import Engine, for_prompts
+
 PREAMBLE = ("Object {object_id}: what it says about each concept, and what the reference documents say about "
             "that concept (numbers in brackets point to the references).")
 
