@@ -31,12 +31,16 @@ class StageWork:
     write: Callable[[], dict]           # the stage's writer over the tasks whose answers are cached
 
 
+def _lock_of(stage: str) -> str:
+    """The run lock the stage's live command takes."""
+    return "analyze" if stage == "analysis" else "kg"
+
+
 @contextmanager
 def open_stage(stage: str, settings: Settings, graph: Graph, params: dict) -> Iterator[StageWork]:
     """The stage planned now, with its runner (the configured model) and its writer, under the
     lock its live command takes (no task planned twice at once)."""
-    lock = "analyze" if stage == "analysis" else "kg"
-    with run_lock(graph, lock, COMMANDS.get(stage, stage)):
+    with run_lock(graph, _lock_of(stage), COMMANDS.get(stage, stage)):
         with _open_stage(stage, settings, graph, params) as work:
             yield work
 
@@ -100,8 +104,7 @@ def submit(settings: Settings, graph: Graph, stage: str, params: dict,
     stage's lock: a second submit at the same time waits, then finds this batch open and
     refuses, so no request is sent twice. `before_sending(runner, tasks)` sees what is due
     first (a redo shows its cost there)."""
-    lock = "analyze" if stage == "analysis" else "kg"
-    with run_lock(graph, lock, COMMANDS.get(stage, stage)):
+    with run_lock(graph, _lock_of(stage), COMMANDS.get(stage, stage)):
         open_batches = graph.run("infra/batches", id=None, open=True)
         waiting = next((b for b in open_batches if b["stage"] == stage), None)
         if waiting:
