@@ -110,7 +110,7 @@ def submit(settings: Settings, graph: Graph, stage: str, params: dict,
         if waiting:
             raise TripartiteError(f"batch {waiting['id']} for {stage} is not collected yet; run `tripartite batches "
                                   "collect` first (its answers would be paid twice)")
-        with open_stage(stage, settings, graph, params) as work:
+        with _open_stage(stage, settings, graph, params) as work:  # the lock is held already
             provider = work.runner.provider
             if provider.offline:
                 raise TripartiteError("--batch needs a configured model (TRIPARTITE_LLM_MODEL, OPENAI_API_KEY); the "
