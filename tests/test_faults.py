@@ -437,6 +437,26 @@ def test_the_http_port_given_as_the_bolt_uri_is_named(env, tmp_path):
     assert "is not a Bolt URI" in one_error_line(invoke(["documents", "list"], {**env, "NEO4J_URI": "https://x:1"}))
 
 
+def test_eval_uses_a_neo4j_already_on_the_default_port(env, neo4j_db, tmp_path):
+    """Without NEO4J_URI every command talks to bolt://127.0.0.1:PORT; eval and demo, which start
+    the local server when it is not running, use a Neo4j already listening there (another server
+    home's, or the user's own) instead of failing on a taken port."""
+    from urllib.parse import urlparse
+
+    address = urlparse(neo4j_db.uri)
+    if address.hostname not in ("127.0.0.1", "localhost") or neo4j_db.password:
+        pytest.skip("needs the test Neo4j on this machine without authentication")
+    assert invoke(["ingest", str(samples_dir() / "guidelines")], env).exit_code == 0
+    bare = {k: v for k, v in env.items() if k != "NEO4J_URI"}
+    bare.update(TRIPARTITE_BOLT_PORT=str(address.port), TRIPARTITE_SERVER_HOME=str(tmp_path / "never-started"))
+    result = invoke(["eval", "--questions", str(samples_dir() / "questions.yaml"), "--modes", "rag",
+                     "--budgets", "200", "--out", str(tmp_path / "out")], bare)
+    assert result.exit_code == 0, result.output
+    assert f"using the Neo4j already listening on 127.0.0.1:{address.port}" in result.output
+    assert "taken by another process" not in result.output and not (tmp_path / "never-started").exists()
+    assert (tmp_path / "out" / "questions.md").exists()
+
+
 @pytest.mark.bare
 def test_two_migrations_at_once_leave_one_history(neo4j_db, driver, tmp_path):
     env = {**os.environ, **cli_env(neo4j_db, tmp_path)}

@@ -290,6 +290,9 @@ def where_it_lives(settings) -> list[str]:
     from tripartite.infra.server.local import LocalServer
 
     status = LocalServer(settings.server, settings.cache_dir).status()
+    if not status.running:  # the graph went to a Neo4j already listening on the port (see ensure_server)
+        return [f"\nThe demo's graph is in the database {settings.neo4j_database} at {settings.neo4j_uri_shown}, "
+                "the Neo4j that was already listening there; explore it in Neo4j Browser."]
     return [f"\nThe local Neo4j is still running (pid {status.pid}), with the demo's graph in {status.home}/data:",
             f"  explore it:  {status.browser_url} (Connect, no authentication; see docs/browser.md)",
             "  stop it:     tripartite server stop   (start it again with `tripartite server start`; the data stays)",

@@ -27,12 +27,23 @@ def local_server(app: App, bolt_port: int | None = None, http_port: int | None =
 
 
 def ensure_server(app: App, note=say) -> None:
-    """Start the local Neo4j unless the user configured a server of their own."""
-    if not app.settings.uri_from_user:
-        local = local_server(app)
-        if not local.status().running:
-            note("starting the local Neo4j (first time: fetching its jars from Maven Central)")
-            local.start()
+    """Start the local Neo4j unless the user configured a server of their own, or one already
+    listens on its Bolt port (another server home's, or a Neo4j of the user's): every other
+    command talks to that one at the default address, so these do too."""
+    if app.settings.uri_from_user:
+        return
+    from tripartite.infra.server.local import port_in_use
+
+    local = local_server(app)
+    if local.status().running:
+        return
+    port = app.settings.server.bolt_port
+    if port_in_use(port):
+        note(f"using the Neo4j already listening on 127.0.0.1:{port} (not the local server of {local.home}); "
+             "set NEO4J_URI to name a server explicitly")
+        return
+    note("starting the local Neo4j (first time: fetching its jars from Maven Central)")
+    local.start()
 
 
 def status_lines(status: ServerStatus) -> list[str]:
