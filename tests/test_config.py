@@ -56,7 +56,15 @@ def test_local_server_port_moves_the_default_uri(tmp_path):
     ('[nope]\n', "unknown section"),
     ('[neo4j\nuri = 1', "not valid TOML"),
     ('[server]\nbolt_port = "many"\n', "not a port number"),
-    ('[embeddings]\nlatin_only = "yes"\n', r"\[embeddings\] latin_only must be true or false"),
+    ('[embeddings]\nlatin_only = "yes"\n', r'\[embeddings\] latin_only = "yes" must be true or false'),
+    ('[llm]\ntimeout = "fast"\n', r'\[llm\] timeout = "fast" must be a number'),
+    ('[llm]\nbackoff = -1\n', r"\[llm\] backoff = -1 is out of range"),
+    ('[neo4j]\nuri = 5\n', r"\[neo4j\] uri = 5 must be text in quotes"),
+    ('[selection]\nbeta = true\n', r"\[selection\] beta = true must be a number"),
+    ('[selection]\nmax_tokens = 1.5\n', r"\[selection\] max_tokens = 1.5 must be a whole number"),
+    ('[chunking]\nmax_tokens = -1\n', r"\[chunking\] max_tokens = -1 is out of range; use 16 or more"),
+    ('[server]\nheap = 2\n', r"\[server\] heap = 2 must be text in quotes"),
+    ('[paths]\ncache_dir = false\n', r"\[paths\] cache_dir = false must be text in quotes"),
 ])
 def test_bad_config_files_are_refused_with_one_line(tmp_path, toml, message):
     (tmp_path / "tripartite.toml").write_text(toml)
@@ -75,3 +83,17 @@ def test_secrets_never_printed(tmp_path):
     shown = json.loads(result.output)
     assert shown["neo4j"]["password"] == "set" and shown["llm"]["api_key"] == "set"
     assert "s3cret-pw" not in result.output and "sk-very-secret" not in result.output
+
+
+@pytest.mark.parametrize("variable, value, message", [
+    ("TRIPARTITE_LLM_TIMEOUT", "fast", "TRIPARTITE_LLM_TIMEOUT='fast' is not a number"),
+    ("TRIPARTITE_LLM_TIMEOUT", "0", "TRIPARTITE_LLM_TIMEOUT=0.0 is out of range"),
+    ("TRIPARTITE_LLM_CONCURRENCY", "two", "TRIPARTITE_LLM_CONCURRENCY='two' is not a whole number"),
+    ("TRIPARTITE_SELECT_CONCURRENCY", "-1", "TRIPARTITE_SELECT_CONCURRENCY=-1 must be a positive integer"),
+    ("TRIPARTITE_SELECT_ENGINE", "fast", "TRIPARTITE_SELECT_ENGINE=fast is unknown"),
+    ("TRIPARTITE_PROGRESS_SECONDS", "x", "TRIPARTITE_PROGRESS_SECONDS='x' is not a number"),
+])
+def test_bad_environment_values_are_named_in_one_line(tmp_path, variable, value, message):
+    with pytest.raises(ConfigError) as info:
+        load_settings(env={variable: value}, cwd=tmp_path)
+    assert str(info.value).startswith(message) and "\n" not in str(info.value) and "None" not in str(info.value)

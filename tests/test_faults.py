@@ -253,6 +253,25 @@ def test_bad_input_is_one_line_and_writes_nothing(env, driver, tmp_path, case):
     assert counts(driver) == before
 
 
+@pytest.mark.parametrize("setting, says", [
+    ({"TRIPARTITE_PROGRESS_SECONDS": "x"}, "TRIPARTITE_PROGRESS_SECONDS='x' is not a number"),
+    ({"TRIPARTITE_LLM_TIMEOUT": "fast"}, "TRIPARTITE_LLM_TIMEOUT='fast' is not a number"),
+    ('[neo4j]\nuri = 5\n', "[neo4j] uri = 5 must be text in quotes"),
+    ('[chunking]\nmax_tokens = -1\n', "[chunking] max_tokens = -1 is out of range"),
+])
+def test_a_bad_setting_is_one_line_before_anything_is_written(env, driver, tmp_path, setting, says):
+    """Settings are checked when read, so an ingest never stops after the graph is written."""
+    if isinstance(setting, str):
+        (tmp_path / "tripartite.toml").write_text(setting)
+        args, env = ["--config", str(tmp_path / "tripartite.toml")], env
+    else:
+        args, env = [], {**env, **setting}
+    for command in (["ingest", str(samples_dir() / "guidelines")], ["kg", "status"]):
+        result = invoke(args + command, env)
+        assert result.exit_code == 1 and says in one_error_line(result)
+    assert counts(driver)["documents"] == 0
+
+
 def test_empty_and_heading_only_files_are_skipped_with_their_reason(env, driver, tmp_path):
     bad_inputs(tmp_path / "bad")
     result = invoke(["ingest", str(tmp_path / "bad" / "empty.md"), str(tmp_path / "bad" / "headings.md"),

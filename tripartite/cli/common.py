@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import sys
 import time
 from typing import TYPE_CHECKING, Any, Callable, Iterable
@@ -176,7 +175,8 @@ def progress(label: str, length: int, hidden: bool = False):
     app = _current_app()
     hidden = hidden or length == 0 or (app is not None and app.quiet)
     if not hidden and not sys.stderr.isatty():
-        return LineProgress(label, length, float(os.environ.get("TRIPARTITE_PROGRESS_SECONDS", PROGRESS_SECONDS)))
+        every = app.settings.progress_seconds if app is not None else None
+        return LineProgress(label, length, PROGRESS_SECONDS if every is None else every)
     return click.progressbar(length=length, label=label, file=sys.stderr, hidden=hidden)
 
 

@@ -58,8 +58,12 @@ def ingest_command(app: App, paths: tuple[str, ...], chunk_tokens: int | None, m
     max_tokens = chunk_tokens or settings.chunking.max_tokens
     counter = make_token_counter(settings)
     if max_tokens < 16 or max_tokens + 2 > counter.window:
+        fix = f"use 16 to {counter.window - 2}"
+        if chunk_tokens is None:
+            raise TripartiteError(f"[chunking] max_tokens = {max_tokens} does not fit the embedding model's "
+                                  f"{counter.window}-token window; {fix} in {settings.config_file}")
         raise click.BadParameter(f"{max_tokens} does not fit the embedding model's {counter.window}-token window; "
-                                 f"use 16 to {counter.window - 2}", param_hint="--chunk-tokens")
+                                 f"{fix}", param_hint="--chunk-tokens")
     max_bytes = int((max_mb or settings.chunking.max_mb) * 1024 * 1024)
     total = len(discover(paths).supported)
     with progress("Ingesting", total, hidden=total < 2) as bar:

@@ -7,6 +7,7 @@ nor a password written into a URL.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -144,6 +145,7 @@ class Settings:
     migrations_dir: Path
     config_file: Path | None = None
     uri_from_user: bool = False  # NEO4J_URI or [neo4j].uri was given explicitly
+    progress_seconds: float | None = None  # TRIPARTITE_PROGRESS_SECONDS: the period of progress lines
 
     @property
     def neo4j_uri_shown(self) -> str:
@@ -239,10 +241,60 @@ def _port(value: Any, name: str) -> int:
     return port
 
 
+def _where(path: Path | None, section: str, key: str) -> str:
+    """Where a setting was written, for an error: the file and its [section] key."""
+    return f"{path}: [{section}] {key}" if path else f"[{section}] {key}"
+
+
+# What each field's annotation asks of a value in the file; bool is refused where a number is
+# asked (TOML's true is no alpha), and an int is taken where a float is.
+_KINDS = {"str": ((str,), "text in quotes"), "Path": ((str,), "a path in quotes"),
+          "int": ((int,), "a whole number"), "float": ((int, float), "a number"),
+          "bool": ((bool,), "true or false")}
+
+
+def _setting(label: str, value: Any) -> str:
+    """`[llm] timeout = "fast"` for a file's key, `TRIPARTITE_LLM_TIMEOUT=-1` for a variable,
+    the value as TOML writes it."""
+    return f"{label} = {json.dumps(value)}" if "[" in label else f"{label}={value}"
+
+
+def _check_types(path: Path | None, section: str, values: Mapping[str, Any], kinds: Mapping[str, str]) -> None:
+    """Refuse, naming the key, a value of the wrong type before any of it is used."""
+    for key, value in values.items():
+        kind = kinds.get(key, "").split(" | ")[0]
+        if kind not in _KINDS:
+            continue  # checked where it is parsed (prices, home)
+        allowed, words = _KINDS[kind]
+        if (isinstance(value, bool) and kind != "bool") or not isinstance(value, allowed):
+            raise ConfigError(f"{_setting(_where(path, section, key), value)} must be {words}; fix the file")
+
+
+def _field_kinds(cls) -> dict[str, str]:
+    return {f.name: str(f.type) for f in fields(cls)}
+
+
+def _at_least(label: str, value: float, minimum: float, fix: str) -> None:
+    if value < minimum:
+        raise ConfigError(f"{_setting(label, value)} is out of range; {fix}")
+
+
+def _env_number(env: Mapping[str, str], name: str, integer: bool = False) -> float | int | None:
+    """An environment variable read as a number, or None when unset or empty."""
+    raw = env.get(name)
+    if raw in (None, ""):
+        return None
+    try:
+        return int(raw) if integer else float(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r} is not {'a whole number' if integer else 'a number'}; "
+                          f"fix or unset it") from None
+
+
 def _optional_bool(path, section: str, key: str, value) -> bool | None:
     if value is None or isinstance(value, bool):
         return value
-    raise ConfigError(f"{path}: [{section}] {key} must be true or false, not {value!r}")
+    raise ConfigError(f"{_where(path, section, key)} must be true or false, not {value!r}")
 
 
 def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] | None = None,
@@ -261,10 +313,15 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
         raise ConfigError(f"{path}: unknown section(s) {', '.join(unknown_sections)}; allowed: {', '.join(sorted(known))}")
 
     neo4j = _section(path, data, "neo4j", {"uri", "user", "database"})
-    server_keys = {f.name for f in fields(ServerSettings)}
-    server = _section(path, data, "server", server_keys)
-    llm = _section(path, data, "llm", {"base_url", "model", "timeout", "backoff", "concurrency", "structured",
-                                       "prices"})
+    _check_types(path, "neo4j", neo4j, dict.fromkeys(neo4j, "str"))
+    server_kinds = _field_kinds(ServerSettings)
+    server = _section(path, data, "server", set(server_kinds))
+    _check_types(path, "server", server, {k: v for k, v in server_kinds.items() if not k.endswith("_port")})
+    if "start_timeout" in server:
+        _at_least(_where(path, "server", "start_timeout"), server["start_timeout"], 1, "use 1 or more seconds")
+    llm_kinds = _field_kinds(LLMSettings)
+    llm = _section(path, data, "llm", set(llm_kinds) - {"api_key"})
+    _check_types(path, "llm", llm, llm_kinds)
     prices = env.get("TRIPARTITE_LLM_PRICES") or llm.get("prices")
     if prices is not None:
         try:
@@ -279,17 +336,31 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
     if structured not in STRUCTURED_MODES:
         raise ConfigError(f"structured answers {structured!r} is unknown (TRIPARTITE_LLM_STRUCTURED or [llm] "
                           f"structured); use one of {', '.join(STRUCTURED_MODES)}")
-    concurrency = env.get("TRIPARTITE_LLM_CONCURRENCY") or llm.get("concurrency")
-    try:
-        concurrency = int(concurrency) if concurrency not in (None, "") else None
-    except ValueError:
-        raise ConfigError(f"LLM concurrency {concurrency!r} is not a whole number (TRIPARTITE_LLM_CONCURRENCY or "
-                          "[llm] concurrency); use 1 or more") from None
-    if concurrency is not None and concurrency < 1:
-        raise ConfigError(f"LLM concurrency {concurrency} is out of range; use 1 or more")
+    llm_numbers = {}
+    for key, variable, integer, minimum, fix in (
+            ("concurrency", "TRIPARTITE_LLM_CONCURRENCY", True, 1, "use 1 or more"),
+            ("timeout", "TRIPARTITE_LLM_TIMEOUT", False, 0.1, "use seconds above 0"),
+            ("backoff", "TRIPARTITE_LLM_BACKOFF", False, 0, "use 0 or more seconds")):
+        from_env = _env_number(env, variable, integer)
+        value = from_env if from_env is not None else llm.get(key)
+        if value is not None:
+            _at_least(variable if from_env is not None else _where(path, "llm", key), value, minimum, fix)
+        llm_numbers[key] = value
+    concurrency = llm_numbers["concurrency"]
     paths = _section(path, data, "paths", {"cache_dir", "migrations_dir", "llm_cache"})
-    embeddings = _section(path, data, "embeddings", {f.name for f in fields(EmbeddingSettings)})
-    chunking = _section(path, data, "chunking", {f.name for f in fields(ChunkingSettings)})
+    _check_types(path, "paths", paths, dict.fromkeys(paths, "str"))
+    embedding_kinds = _field_kinds(EmbeddingSettings)
+    embeddings = _section(path, data, "embeddings", set(embedding_kinds))
+    _check_types(path, "embeddings", embeddings, embedding_kinds)
+    if "batch_size" in embeddings:
+        _at_least(_where(path, "embeddings", "batch_size"), embeddings["batch_size"], 1, "use 1 or more")
+    chunking_kinds = _field_kinds(ChunkingSettings)
+    chunking = _section(path, data, "chunking", set(chunking_kinds))
+    _check_types(path, "chunking", chunking, chunking_kinds)
+    if "max_tokens" in chunking:
+        _at_least(_where(path, "chunking", "max_tokens"), chunking["max_tokens"], 16, "use 16 or more tokens")
+    if "max_mb" in chunking:
+        _at_least(_where(path, "chunking", "max_mb"), chunking["max_mb"], 0.001, "use a size in MB above 0")
     provider = env.get("TRIPARTITE_EMBEDDING_PROVIDER") or embeddings.get("provider", "local")
     if provider not in ("local", "openai"):
         raise ConfigError(f"embedding provider {provider!r} is unknown; use 'local' or 'openai'")
@@ -301,16 +372,19 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
         latin_only=_optional_bool(path, "embeddings", "latin_only", embeddings.get("latin_only")),
     )
     chunking_settings = ChunkingSettings(**chunking)
-    selection_values = _section(path, data, "selection", {f.name for f in fields(SelectionSettings)})
-    if env.get("TRIPARTITE_SELECT_CONCURRENCY"):
-        try:
-            selection_values["concurrency"] = int(env["TRIPARTITE_SELECT_CONCURRENCY"])
-        except ValueError:
-            raise ConfigError(f"TRIPARTITE_SELECT_CONCURRENCY={env['TRIPARTITE_SELECT_CONCURRENCY']!r} is not a whole "
-                              "number; use 1 or more") from None
+    selection_kinds = _field_kinds(SelectionSettings)
+    selection_values = _section(path, data, "selection", set(selection_kinds))
+    _check_types(path, "selection", selection_values, selection_kinds)
+    labels = {key: _where(path, "selection", key) for key in selection_kinds}
+    select_concurrency = _env_number(env, "TRIPARTITE_SELECT_CONCURRENCY", integer=True)
+    if select_concurrency is not None:
+        selection_values["concurrency"], labels["concurrency"] = select_concurrency, "TRIPARTITE_SELECT_CONCURRENCY"
     if env.get("TRIPARTITE_SELECT_ENGINE"):
-        selection_values["engine"] = env["TRIPARTITE_SELECT_ENGINE"]
-    selection_settings = _selection(path, selection_values)
+        selection_values["engine"], labels["engine"] = env["TRIPARTITE_SELECT_ENGINE"], "TRIPARTITE_SELECT_ENGINE"
+    selection_settings = _selection(selection_values, labels)
+    progress_seconds = _env_number(env, "TRIPARTITE_PROGRESS_SECONDS")
+    if progress_seconds is not None:
+        _at_least("TRIPARTITE_PROGRESS_SECONDS", progress_seconds, 0, "use 0 or more seconds")
 
     home_value = server.pop("home", ".tripartite/neo4j")
     home = Path(env.get("TRIPARTITE_SERVER_HOME") or home_value).expanduser()
@@ -342,8 +416,8 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
             base_url=env.get("OPENAI_BASE_URL") or llm.get("base_url", ""),
             model=env.get("TRIPARTITE_LLM_MODEL") or llm.get("model", ""),
             api_key=env.get("OPENAI_API_KEY", ""),
-            timeout=float(env.get("TRIPARTITE_LLM_TIMEOUT") or llm.get("timeout", 60.0)),
-            backoff=float(env.get("TRIPARTITE_LLM_BACKOFF") or llm.get("backoff", 1.0)),
+            timeout=float(llm_numbers["timeout"] if llm_numbers["timeout"] is not None else LLMSettings.timeout),
+            backoff=float(llm_numbers["backoff"] if llm_numbers["backoff"] is not None else LLMSettings.backoff),
             concurrency=concurrency,
             structured=structured,
             prices=prices,
@@ -357,24 +431,26 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
         migrations_dir=(base / migrations_dir).resolve() if migrations_dir else default_migrations_dir(),
         config_file=path,
         uri_from_user=bool(uri_given),
+        progress_seconds=progress_seconds,
     )
 
 
-def _selection(path: Path | None, values: dict[str, Any]) -> SelectionSettings:
+def _selection(values: dict[str, Any], labels: Mapping[str, str]) -> SelectionSettings:
+    """The [selection] table checked; `labels` name where each value came from (file key or
+    environment variable)."""
     selection = SelectionSettings(**values)
     if selection.mode not in ("floor", "paper"):
-        raise ConfigError(f"{path}: [selection] mode {selection.mode!r} is unknown; use 'floor' or 'paper'")
+        raise ConfigError(f"{_setting(labels['mode'], selection.mode)} is unknown; use 'floor' or 'paper'")
     if selection.engine not in ("auto", "cypher", "plugin"):
-        raise ConfigError(f"[selection] engine {selection.engine!r} (or TRIPARTITE_SELECT_ENGINE) is unknown; use auto, "
-                          "cypher or plugin")
+        raise ConfigError(f"{_setting(labels['engine'], selection.engine)} is unknown; use auto, cypher or plugin")
     for name in ("alpha", "beta"):
         value = getattr(selection, name)
-        if not isinstance(value, (int, float)) or not 0 <= value <= 1:
-            raise ConfigError(f"{path}: [selection] {name} = {value!r} is not a probability; use 0 to 1")
+        if not 0 <= value <= 1:
+            raise ConfigError(f"{_setting(labels[name], value)} is not a probability; use 0 to 1")
     for name in ("max_tokens", "tokens_per_concept", "max_per_concept", "concurrency"):
         value = getattr(selection, name)
-        if value is not None and (not isinstance(value, int) or value < 1):
-            raise ConfigError(f"{path}: [selection] {name} = {value!r} must be a positive integer")
+        if value is not None and value < 1:
+            raise ConfigError(f"{_setting(labels[name], value)} must be a positive integer")
     return selection
 
 
