@@ -119,7 +119,7 @@ def test_demo_never_touches_a_database_with_other_content(env, driver, tmp_path)
 
 
 # ---- the selection's state ----------------------------------------------------------------
-def test_prompts_refuse_a_selection_the_graph_moved_past(sample, driver, tmp_path):
+def test_prompts_refuse_and_search_notes_what_the_graph_moved_past(sample, driver, tmp_path):
     assert invoke(["prompt", "patient-b"], sample).exit_code == 0
     # A changed object: its own incremental select puts it right.
     note = samples_dir() / "objects" / "patient-b.md"
@@ -143,6 +143,20 @@ def test_prompts_refuse_a_selection_the_graph_moved_past(sample, driver, tmp_pat
     assert result.exit_code == 0 and "every object was selected again" in result.output
     assert invoke(["prompt", "patient-a"], sample).exit_code == 0
     assert "no object with id 'nosuch'" in one_error_line(invoke(["select", "--object", "nosuch"], sample))
+    # The new document is selected on but not analysed: a question's Tripartite prompt lacks its
+    # extracts, and search and eval say so.
+    question = "Which anticoagulant for atrial fibrillation with high blood pressure?"
+    says = "1 of 25 chunks are not analysed for every loaded concept"
+    searched = invoke(["search", "tripartite", question, "--format", "json"], sample)
+    assert searched.exit_code == 0 and says in json.loads(searched.stdout)["note"]
+    evaluated = invoke(["eval", "--questions", str(samples_dir() / "questions.yaml"), "--modes", "rag,tripartite",
+                        "--budgets", "500", "--out", str(tmp_path / "out"), "--json"], sample)
+    assert evaluated.exit_code == 0, evaluated.output
+    notes = json.loads(evaluated.stdout)["notes"]
+    assert [n for n in notes if n.startswith("tripartite: " + says)] and not [n for n in notes if "rag" in n]
+    assert invoke(["analyze"], sample).exit_code == 0
+    assert "not analysed" not in json.loads(invoke(["search", "tripartite", question, "--format", "json"],
+                                                   sample).stdout)["note"]
 
 
 def test_a_killed_select_is_refused_until_select_runs_again(env, driver, tmp_path):

@@ -211,6 +211,17 @@ def write(out: Path, result: QuestionEval, context: dict) -> dict[str, Path]:
     return files
 
 
+def graph_notes(graph, modes: list[str]) -> list[str]:
+    """What the graph misses that the measured modes read, once per run rather than per prompt: the
+    figures then describe a graph that is not the whole of the documents."""
+    from tripartite.search.gaps import analysis_gap, triplet_graph_gaps
+
+    on_triplets = ", ".join(m for m in modes if m in ("local", "global", "hybrid"))
+    gaps = {"tripartite": analysis_gap(graph) if "tripartite" in modes else "",
+            on_triplets: triplet_graph_gaps(graph) if on_triplets else ""}
+    return [f"{mode}: {gap}" for mode, gap in gaps.items() if gap]
+
+
 def evaluate_questions(settings, graph, path: Path, modes: list[str], budgets: list[int], out: Path,
                        offline: bool, concurrency: int | None, say: Callable[[str], None]) -> tuple[QuestionEval, dict]:
     """Load the questions, build every prompt on the graph as it is, write the files."""
@@ -245,6 +256,7 @@ def evaluate_questions(settings, graph, path: Path, modes: list[str], budgets: l
 
         say(f"{len(questions)} questions, modes {', '.join(modes)}, budgets {', '.join(map(str, budgets))}")
         result = measure(questions, modes, budgets, build, on_question=lambda q: say(f"  {q.id}: {q.question[:70]}"))
+        result.notes[:0] = graph_notes(graph, modes)
         provider = f"{search_runner.provider.name}/{search_runner.provider.model}"
     context = {"file": str(path), "questions": len(questions), "documents": counts.get("documents"),
                "chunks": counts["chunks"], "embedder": embedder.name, "provider": provider,

@@ -1,4 +1,5 @@
-"""What the triplet graph is missing, said with every search over it: chunks not extracted yet
+"""What a search's graph is missing, said with every search over it. The Tripartite prompt of a
+question: chunks not analysed for every loaded concept. The triplet graph: chunks not extracted yet
 (an interrupted `kg extract`, or documents added since), communities without a report (new,
 or withdrawn because their documents changed), and reports without their stored sentences
 (written by an older version). The search still runs on what there is."""
@@ -25,3 +26,14 @@ def triplet_graph_gaps(graph: Graph) -> str:
             f"{found['without_sentences']:,} reports have no stored sentences (written by an older version), so this "
             "search embeds theirs again: `tripartite kg communities` stores them, with no LLM call")
     return line
+
+
+def analysis_gap(graph: Graph) -> str:
+    """One line on the chunks whose extracts are missing (not analysed for every loaded concept),
+    or "" when none are."""
+    found = graph.one("analysis/unanalysed_chunks")
+    if not found or not found["unanalysed"]:
+        return ""
+    return (f"{found['unanalysed']:,} of {found['chunks']:,} chunks are not analysed for every loaded concept "
+            "(documents or concepts added since the last analysis), so their extracts are missing from this "
+            "prompt: run `tripartite analyze`")

@@ -13,6 +13,7 @@ import hashlib
 
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
+from tripartite.search.gaps import analysis_gap
 from tripartite.selection.prompt import SELECTIONS, add_percentiles, build_prompt
 
 PREAMBLE = ("What the question asks about each concept it concerns, and what the reference documents say about "
@@ -141,6 +142,9 @@ def tripartite_question_prompt(graph: Graph, question: str, analyzer, alpha: flo
                      "try another mode (hybrid, rag) or an ontology that covers it")
     elif not rows:
         notes.append("no chunk extract of the question's concepts exists yet; run `tripartite analyze`")
+    gap = analysis_gap(graph)
+    if gap:
+        notes.append(gap)
     unstored = [row["name"] for row in rows if not row["stored"]]
     if unstored:
         notes.append(f"{len(unstored)} of the question's concepts have no stored score distribution (no object was "
