@@ -242,6 +242,7 @@ def bad_inputs(folder: Path) -> dict[str, tuple[list[str], str]]:
     (folder / "headings.md").write_text("# Only\n\n## Headings\n")
     (folder / "broken.pdf").write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer\n%%EOF")
     (folder / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (folder / "many-cases.md").write_text("# Cases\n\n" + "The patient reports chest pain. " * 7_000)
     (folder / "cycle.yaml").write_text("name: loop\nclasses:\n  - id: k\n    concepts:\n"
                                        "      - {id: a, name: A, broader: [b]}\n      - {id: b, name: B, broader: [a]}\n")
     return {
@@ -252,12 +253,14 @@ def bad_inputs(folder: Path) -> dict[str, tuple[list[str], str]]:
         "object image": (["objects", "add", str(folder / "image.png"), "--kind", "anamnesis"],
                          "objects are read from Markdown or text files"),
         "broader cycle": (["ontology", "load", str(folder / "cycle.yaml")], "go round in a circle (a -> b -> a)"),
+        "huge object": (["objects", "add", str(folder / "many-cases.md"), "--kind", "anamnesis"],
+                        "42,003 tokens is more than one object may hold (32,000"),
         "no such object": (["select", "--object", "nosuch"], "no object with id 'nosuch'"),
     }
 
 
 @pytest.mark.parametrize("case", ["binary", "encoding", "missing", "broken pdf", "object image", "broader cycle",
-                                  "no such object"])
+                                  "huge object", "no such object"])
 def test_bad_input_is_one_line_and_writes_nothing(env, driver, tmp_path, case):
     args, says = bad_inputs(tmp_path / "bad")[case]
     before = counts(driver)
@@ -284,6 +287,14 @@ def test_a_bad_setting_is_one_line_before_anything_is_written(env, driver, tmp_p
         result = invoke(args + command, env)
         assert result.exit_code == 1 and says in one_error_line(result)
     assert counts(driver)["documents"] == 0
+
+
+def test_an_object_over_the_token_limit_is_added_when_the_limit_is_raised(env, driver, tmp_path):
+    bad_inputs(tmp_path / "bad")
+    result = invoke(["objects", "add", str(tmp_path / "bad" / "many-cases.md"), "--kind", "anamnesis",
+                     "--max-tokens", "50000"], env)
+    assert result.exit_code == 0 and "added     many-cases" in result.output
+    assert counts(driver)["objects"] == 1
 
 
 def test_empty_and_heading_only_files_are_skipped_with_their_reason(env, driver, tmp_path):

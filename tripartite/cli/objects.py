@@ -30,13 +30,16 @@ def _added_lines(report: dict) -> list[str]:
 @click.option("--replace", is_flag=True,
               help="A file whose id belongs to an object from another source replaces that object "
                    "(default: it is stored under its id with a short hash added).")
+@click.option("--max-tokens", type=click.IntRange(min=1), default=None,
+              help="Refuse an object longer than this many tokens (default 32,000): its whole text goes into "
+                   "each LLM prompt that analyses it.")
 @output(_added_lines)
 @pass_app
-def objects_add(app: App, paths: tuple[str, ...], kind: str, replace: bool) -> dict:
+def objects_add(app: App, paths: tuple[str, ...], kind: str, replace: bool, max_tokens: int | None) -> dict:
     """Add objects from Markdown or text files (or folders of them); one file is one object."""
     from tripartite.lexical.readers import discover
     from tripartite.objects.reader import SUPPORTED as OBJECT_FILES
-    from tripartite.objects.reader import read_object
+    from tripartite.objects.reader import MAX_TOKENS, read_object
     from tripartite.objects.store import add_objects
 
     found = discover(paths, kinds=OBJECT_FILES)
@@ -49,7 +52,8 @@ def objects_add(app: App, paths: tuple[str, ...], kind: str, replace: bool) -> d
                               f"({', '.join(sorted(OBJECT_FILES))}); convert it")
     if not found.supported:
         raise TripartiteError(f"{', '.join(paths)}: no Markdown or text files found")
-    records = [read_object(path, kind) for path in found.supported]  # all read before anything is written
+    records = [read_object(path, kind, max_tokens or MAX_TOKENS)  # all read before anything is written
+               for path in found.supported]
     return {**add_objects(app.graph, records, replace), "skipped": [str(p) for p in found.unsupported]}
 
 

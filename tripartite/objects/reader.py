@@ -9,6 +9,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from tripartite.infra.tokens import count_tokens
 from tripartite.lexical.markdown import first_heading
 from tripartite.lexical.ids import slugify
 from tripartite.lexical.model import IngestError
@@ -16,6 +17,10 @@ from tripartite.lexical.readers import decode_text
 
 SUPPORTED = {".md", ".markdown", ".txt", ".text"}
 MAX_BYTES = 5 * 1024 * 1024
+# An object's whole text goes into one LLM prompt each time it is analysed: a case (one
+# anamnesis, one fault report) is a few thousand tokens; 32,000 leaves a 128k-token model room
+# for the concepts and the answer. A bigger file is most likely many cases in one.
+MAX_TOKENS = 32_000
 
 
 @dataclass(frozen=True)
@@ -28,7 +33,8 @@ class ObjectRecord:
     content_hash: str
 
 
-def read_object(path: Path, kind: str) -> ObjectRecord:
+def read_object(path: Path, kind: str, max_tokens: int = MAX_TOKENS) -> ObjectRecord:
+    """The object of one file, refused (IngestError) when it is no text or more than `max_tokens`."""
     if path.suffix.lower() not in SUPPORTED:
         raise IngestError(f"{path}: objects are read from Markdown or text files; convert it")
     try:
@@ -41,5 +47,10 @@ def read_object(path: Path, kind: str) -> ObjectRecord:
     text = decode_text(path, data).strip()
     if not text:
         raise IngestError(f"{path}: empty object; nothing to add")
+    tokens = count_tokens(text)
+    if tokens > max_tokens:
+        raise IngestError(f"{path}: {tokens:,} tokens is more than one object may hold ({max_tokens:,}; its whole text "
+                          "goes into every LLM prompt that analyses it); split it into one file per case, or raise "
+                          "the limit with `tripartite objects add --max-tokens`")
     return ObjectRecord(slugify(path.stem), kind, first_heading(text) or path.stem, text, str(path.resolve()),
                         hashlib.sha256(f"{kind}\n{text}".encode()).hexdigest())
