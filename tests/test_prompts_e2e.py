@@ -47,6 +47,24 @@ def test_tripartite_prompt_covers_the_objects_concepts_with_references(selected)
     assert invoke(["prompt", "patient-b", "--max-per-concept", "0"], selected).exit_code == 2
 
 
+def test_a_budget_no_extract_fits_is_said_not_hidden(selected):
+    """The question and the object's own words are kept whatever the budget: below them the
+    prompt cites nothing, says so in its preamble, and the command notes why."""
+    bare = json.loads(invoke(["prompt", "patient-b", "--format", "json", "--max-tokens", "50"], selected).output)
+    assert bare["references"] == [] and bare["tokens"] > 50 and bare["dropped"] > 0
+    assert f"the prompt is {bare['tokens']:,} tokens, over the budget of 50" in bare["note"]
+    assert "(no reference extract is included)" in bare["prompt"] and "References:" not in bare["prompt"]
+    assert "numbers in brackets" not in bare["prompt"]
+    text = invoke(["prompt", "patient-b", "--max-tokens", "50"], selected)
+    assert text.exit_code == 0 and "note: the prompt is" in text.stderr
+    room = json.loads(invoke(["prompt", "patient-b", "--format", "json", "--max-tokens", str(bare["tokens"] + 5)],
+                             selected).output)
+    assert room["tokens"] <= bare["tokens"] + 5 and not room["references"]
+    assert room["note"].startswith("no reference extract fits the budget")
+    whole = json.loads(invoke(["prompt", "patient-b", "--format", "json"], selected).output)
+    assert whole["references"] and "note" not in whole and "numbers in brackets" in whole["prompt"]
+
+
 def test_rag_baseline_top_k_and_min_score(selected):
     top3 = json.loads(invoke(["rag-prompt", "patient-b", "--top-k", "3", "--format", "json"], selected).output)
     assert list(top3) == ["object_id", "tokens", "prompt", "chunks"]

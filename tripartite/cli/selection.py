@@ -88,6 +88,8 @@ def build(app: App, object_id: str, **flags) -> dict:
 def _prompt_text(result: dict) -> list[str]:
     click.echo(result["prompt"], nl=False)
     click.echo(f"\n({result['tokens']} tokens, cl100k_base)", err=True)
+    if result.get("note"):
+        click.echo(f"note: {result['note']}", err=True)
     return []
 
 

@@ -14,10 +14,9 @@ import hashlib
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.search.gaps import analysis_gap
-from tripartite.selection.prompt import SELECTIONS, add_percentiles, build_prompt
+from tripartite.selection.prompt import REFERENCES_CLAUSE, SELECTIONS, add_percentiles, build_prompt
 
-PREAMBLE = ("What the question asks about each concept it concerns, and what the reference documents say about "
-            "that concept (numbers in brackets point to the references).")
+PREAMBLE = "What the question asks about each concept it concerns" + REFERENCES_CLAUSE
 
 
 def question_id(question: str) -> str:

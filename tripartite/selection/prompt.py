@@ -21,8 +21,12 @@ from tripartite.lexical.trails import path_below_title, reference_trail
 from tripartite.selection.constants import SELECTIONS
 from tripartite.selection.engine import Engine, for_prompts
 
-PREAMBLE = ("Object {object_id}: what it says about each concept, and what the reference documents say about "
-            "that concept (numbers in brackets point to the references).")
+# A prompt's preamble says what its items hold; one that cites nothing (a budget no extract fits,
+# or documents silent on the object's concepts) does not announce references.
+REFERENCES_CLAUSE = (", and what the reference documents say about that concept (numbers in brackets point to the "
+                     "references).")
+NO_REFERENCES_CLAUSE = " (no reference extract is included)."
+PREAMBLE = "Object {object_id}: what it says about each concept" + REFERENCES_CLAUSE
 
 
 class NoPrompt(TripartiteError):
@@ -105,6 +109,7 @@ def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None,
             raise NoPrompt(why_no_prompt(graph, object_id))
         question = question_or_default(question, next((r["question"] for r in rows if r["question"]), None))
         built = build_prompt(object_id, rows, question, alpha, beta, selection, rows[0]["budget"])
+        built["dropped"] = rows[0]["dropped"]  # extracts the budget left out
         return built, rows[0]["dropped"], rows[0]["budget"]
 
     # The freshness check runs while the material is read (two round trips in the time of one);
@@ -122,7 +127,25 @@ def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None,
         built = _fitted(built, dropped, max_tokens, lambda budget: laid_out(material(budget)))
     if percentiles:
         add_percentiles(graph, built)
+    if max_tokens is not None and (built["tokens"] > max_tokens or (built["dropped"] and not built["references"])):
+        built["note"] = budget_note(built, max_tokens)
     return built
+
+
+def budget_note(built: dict, max_tokens: int) -> str:
+    """Why a budgeted prompt cites nothing or is longer than its budget: what is left once every
+    droppable extract is gone (the question, and what the object says about each of its
+    concepts) takes the budget, or more."""
+    if built["tokens"] <= max_tokens:
+        return (f"no reference extract fits the budget of {max_tokens:,} tokens: the question and what the object "
+                f"says about its {len(built['concepts'])} concepts take {built['tokens']:,}, and no extract fits "
+                f"beside them; give a larger budget")
+    if built["references"]:
+        return (f"the prompt is {built['tokens']:,} tokens, over the budget of {max_tokens:,}, with "
+                f"{len(built['references'])} reference(s) left; give a budget above {built['tokens']:,} tokens")
+    return (f"the prompt is {built['tokens']:,} tokens, over the budget of {max_tokens:,}: the question and what the "
+            f"object says about its {len(built['concepts'])} concepts take that much, so no reference extract fits; "
+            f"give a budget above {built['tokens']:,} tokens")
 
 
 def _fitted(built: dict, dropped: int, max_tokens: int, attempt) -> dict:
@@ -184,6 +207,8 @@ def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float |
     if references:
         lines.append("References:")
         lines += [reference_line(ref["n"], ref) for ref in references]
+    else:
+        lines[2] = lines[2].replace(REFERENCES_CLAUSE, NO_REFERENCES_CLAUSE)
     prompt = "\n".join(lines).rstrip() + "\n"
     concepts = [{"concept_id": row["concept_id"], "name": row["name"], "summary": row["summary"],
                  "evidence": evidence[id(row)]} for row in rows]

@@ -49,6 +49,8 @@ class PromptResult(BaseModel):
     prompt: str = Field(description="The prompt: the question, the quoted evidence, the numbered references.")
     references: list[Reference]
     concepts: list[str] | None = Field(default=None, description="Tripartite: the object's concepts.")
+    note: str | None = Field(default=None, description="What the prompt lacks and why (a budget too small for any "
+                                                       "extract, documents not analysed yet), when anything.")
 
 
 class Trace(BaseModel):

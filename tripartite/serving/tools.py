@@ -235,4 +235,6 @@ def _result(built: dict, mode: str, **about) -> dict:
               "prompt": built["prompt"], "references": references}
     if "concepts" in built and mode == "tripartite" and "object_id" in about:
         result["concepts"] = [c["name"] for c in built["concepts"]]
+    if built.get("note"):
+        result["note"] = built["note"]
     return result
