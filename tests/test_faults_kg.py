@@ -167,6 +167,31 @@ def test_a_changed_sentence_leaves_the_triplet_graph_with_the_document(env, driv
 
 
 # ---- built in steps, or interrupted: the same graph --------------------------------------------------
+def test_an_ontology_removed_or_loaded_beside_the_triplet_graph_is_said_and_relinked(env, driver):
+    """The offline extractor types an entity naming a loaded concept OntologyConcept: after that
+    ontology is removed, remove, status and search say the triplet graph is behind, kg extract
+    puts it right; loading it again links the entities at once, before any kg extract."""
+    build(env, GUIDELINES, communities=False)
+    linked = one(driver, "RETURN COUNT { (:__Entity__)-[:IS_CONCEPT]->(:Concept) } AS n")["n"]
+    typed = one(driver, "RETURN COUNT { (:__Entity__ {type: 'OntologyConcept'}) } AS n")["n"]
+    assert linked > 0 and typed > 0
+    removed = invoke(["ontology", "remove", "cardiology"], env).output
+    assert f"the triplet graph names {typed} entities as its concepts: run `tripartite kg extract`" in removed
+    says = f"{typed} entities were extracted as concepts of an ontology no longer loaded"
+    assert says in invoke(["kg", "status"], env).output
+    assert says in json.loads(invoke(["search", "local", "What raises blood pressure?", "--format", "json"],
+                                     env).stdout)["note"]
+    invoke(["kg", "extract"], env)
+    assert one(driver, "RETURN COUNT { (:__Entity__ {type: 'OntologyConcept'}) } AS n")["n"] == 0
+    assert "ontology no longer loaded" not in invoke(["kg", "status"], env).output
+    invoke(["ontology", "load", "cardiology"], env)
+    assert one(driver, "RETURN COUNT { (:__Entity__)-[:IS_CONCEPT]->(:Concept) } AS n")["n"] > 0
+    assert "chunks were extracted offline with another ontology or corpus" in invoke(["kg", "status"], env).output
+    invoke(["kg", "extract"], env)
+    assert one(driver, "RETURN COUNT { (:__Entity__)-[:IS_CONCEPT]->(:Concept) } AS n")["n"] == linked
+    assert "another ontology" not in invoke(["kg", "status"], env).output
+
+
 def test_a_graph_built_in_steps_equals_one_built_at_once(env, driver, tmp_path, neo4j_db):
     first = tmp_path / "first"
     first.mkdir()

@@ -211,6 +211,12 @@ def _status_lines(s: dict) -> list[str]:
     if s["unreported"]:
         lines.append(f"{s['unreported']} communities of {defaults.MIN_SIZE} or more members have no report (new, "
                      "or withdrawn because their documents changed): run `tripartite kg communities`")
+    if s["other_context"]:
+        lines.append(f"{s['other_context']} chunks were extracted offline with another ontology or corpus than now: "
+                     "`tripartite kg extract` extracts again those whose answer changed")
+    if s["stale_concepts"]:
+        lines.append(f"{s['stale_concepts']} entities were extracted as concepts of an ontology no longer loaded as it "
+                     "was: run `tripartite kg extract` to extract them again")
     for other in s["others"]:
         lines.append(f"{other['items']} {other['stage']}{'s' if other['items'] != 1 else ''} by {other['by']}, not "
                      f"the configured {s['configured']}")
@@ -226,13 +232,17 @@ def kg_status(app: App) -> dict:
     from tripartite.kg import extract
 
     status = extract.status(app.graph)
-    provider = make_provider(app.settings, extract.offline_extractor(app.graph))
+    offline = extract.offline_extractor(app.graph)
+    provider = make_provider(app.settings, offline)
     configured = extract.made_by(provider)
     others = extract.others(app.graph, provider)
+    behind = 0
     # Offline, reports and summaries are the ReportWriter's, extractions the TripletExtractor's.
     if provider.offline:
         others = [o for o in others if not o["by"].startswith(f"{provider.name}/")]
-    return {**status, "configured": configured, "others": others}
+        behind = len(app.graph.run("kg/offline_extractions", version=extract.version(), by=configured,
+                                   context=offline.context_hash))
+    return {**status, "configured": configured, "others": others, "other_context": behind}
 
 
 COMMANDS = [kg_group]

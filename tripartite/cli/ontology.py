@@ -115,7 +115,9 @@ def ontology_import(app: App, file: Path, root: str, name: str, out: Path, depth
 @output(lambda s: [f"removed {s['ontology']}: {s['classes']} classes, {s['concepts']} concepts, "
                    f"{s['chunk_extracts']} chunk extracts, {s['object_extracts']} object extracts, "
                    f"{s['evidence']} Evidence, {s['distributions']} score distributions; "
-                   f"run `tripartite select` to rebuild the selection"])
+                   f"run `tripartite select` to rebuild the selection"]
+        + ([f"the triplet graph names {s['stale_entities']} entities as its concepts: run `tripartite kg extract` "
+            "(and `kg communities`) to extract them again without it"] if s["stale_entities"] else []))
 @pass_app
 def ontology_remove(app: App, name: str) -> dict:
     """Remove the loaded ontology NAME and everything derived from it: extract edges, Evidence,
@@ -126,7 +128,9 @@ def ontology_remove(app: App, name: str) -> dict:
     if removed is None:
         loaded = ", ".join(row["id"] for row in list_ontologies(app.graph)) or "none"
         raise TripartiteError(f"ontology {name!r} is not loaded (loaded: {loaded}); see `tripartite ontology list`")
-    return removed
+    from tripartite.kg.extract import status
+
+    return {**removed, "stale_entities": status(app.graph)["stale_concepts"]}
 
 
 def _draft_lines(s: dict) -> list[str]:

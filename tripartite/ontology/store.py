@@ -23,6 +23,7 @@ def load_ontology(graph: Graph, ontology: Ontology, question: str = "", force: b
             "source": ontology.source, "checksum": ontology.checksum, "question": question}
     graph.write_transaction(lambda tx: (tx.run("ontology/write_ontology", ontology=meta, classes=classes,
                                                concepts=concepts),
+                                        tx.run("kg/link_concepts"),  # a triplet graph joins the new concepts now
                                         tx.run("selection/inputs_changed", what="ontology")))
     return True
 

@@ -2,7 +2,8 @@
 question: chunks not analysed for every loaded concept. The triplet graph: chunks not extracted yet
 (an interrupted `kg extract`, or documents added since), communities without a report (new,
 or withdrawn because their documents changed), and reports without their stored sentences
-(written by an older version). The search still runs on what there is."""
+(written by an older version), and entities extracted as concepts of an ontology removed or
+changed since. The search still runs on what there is."""
 from __future__ import annotations
 
 from tripartite.infra.graph import Graph
@@ -21,6 +22,10 @@ def triplet_graph_gaps(graph: Graph) -> str:
         parts.append(f"{found['unreported']:,} communities have no report")
     line = ("; ".join(parts) + ", so the triplet graph covers only part of the documents: run `tripartite kg extract` "
             "and `tripartite kg communities`") if parts else ""
+    if found["stale_concepts"]:
+        line += ("; " if line else "") + (
+            f"{found['stale_concepts']:,} entities were extracted as concepts of an ontology no longer loaded as it "
+            "was: run `tripartite kg extract` (and `kg communities`) to extract them again")
     if found["without_sentences"]:
         line += ("; " if line else "") + (
             f"{found['without_sentences']:,} reports have no stored sentences (written by an older version), so this "
