@@ -78,6 +78,11 @@ def test_stdio_lists_tools_builds_prompts_and_reports_errors_as_tool_errors(samp
             unknown = await client.call_tool("object_prompt", {"object_id": "patient-z"})
             assert unknown.is_error and "no object with id 'patient-z'" in unknown.content[0].text
             assert len(unknown.content[0].text.splitlines()) == 1 and "Traceback" not in unknown.content[0].text
+            wrong = await client.call_tool("object_prompt", {"object_id": "", "mode": "nope", "max_tokens": "lots"})
+            text = wrong.content[0].text
+            assert wrong.is_error and len(text.splitlines()) == 1 and "lots" not in text
+            assert "object_id: String should have at least 1 character" in text
+            assert "mode: Input should be 'tripartite', 'rag', 'local' or 'global'" in text and "max_tokens: " in text
 
             refused = await client.call_tool("add_object", {"object_id": "note-9", "text": "Chest pain."})
             assert refused.is_error and "Unknown tool" in refused.content[0].text  # not offered at all

@@ -51,6 +51,9 @@ def why_no_prompt(graph: Graph, object_id: str) -> str:
     state = graph.one("objects/object_state", object_ids=[object_id])
     if state is None:
         return f"no object with id {object_id!r}; see `tripartite objects list`"
+    if not state["concepts_loaded"]:
+        return (f"no ontology is loaded, so object {object_id!r} has no concepts to show evidence for; load one "
+                "with `tripartite ontology load PLUGIN`, then run `tripartite analyze` and `tripartite select`")
     if state["analysis_error"]:
         return (f"the analysis of object {object_id!r} failed ({state['analysis_error']}); fix the cause and run "
                 "`tripartite analyze` again, which retries it (then `tripartite select`)")

@@ -104,6 +104,17 @@ def first_line(exc: BaseException) -> str:
     return lines[0] if lines else type(exc).__name__
 
 
+def argument_errors(error) -> str:
+    """A pydantic ValidationError of a tool's arguments as one line: `max_tokens: Input should be
+    greater than or equal to 50; mode: Input should be 'tripartite' or 'rag'` (the rejected values
+    are the caller's data and are not repeated)."""
+    parts = []
+    for item in error.errors():
+        where = ".".join(str(part) for part in item["loc"]) or "arguments"
+        parts.append(f"{where}: {' '.join(item['msg'].split())}")
+    return "; ".join(dict.fromkeys(parts)) + "; see the tool's input schema"
+
+
 def is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -133,8 +144,22 @@ def build_server(settings: Settings, allow_writes: bool = False, token: str | No
                 return None
         auth = {"token_verifier": StaticToken(),
                 "auth": AuthSettings(issuer_url="http://localhost", resource_server_url=None)}
-    server = MCPServer(name="tripartite-graphrag", version=tripartite.__version__, title="Tripartite-GraphRAG",
-                       instructions=INSTRUCTIONS, **auth)
+    from pydantic import ValidationError
+
+    class OneLineServer(MCPServer):
+        """Arguments that fail the tools' schema are one line naming each argument and what it
+        must be, as every other tool error is (the SDK passes pydantic's multi-line report)."""
+
+        async def call_tool(self, name, arguments, context=None):
+            try:
+                return await super().call_tool(name, arguments, context)
+            except ToolError as exc:
+                if not isinstance(exc.__cause__, ValidationError):
+                    raise
+                raise ToolError(f"Error executing tool {name}: {argument_errors(exc.__cause__)}") from exc.__cause__
+
+    server = OneLineServer(name="tripartite-graphrag", version=tripartite.__version__, title="Tripartite-GraphRAG",
+                           instructions=INSTRUCTIONS, **auth)
 
     def call(model, work, *args, **kwargs):
         try:
