@@ -486,8 +486,8 @@ def test_prompt_json_shape(selection_db, neo4j_target, tmp_path):
                                 env=cli_env(neo4j_target, tmp_path))
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert list(data) == ["object_id", "selection", "alpha", "beta", "max_tokens", "tokens", "prompt", "concepts",
-                          "references"]
+    assert list(data) == ["object_id", "selection", "alpha", "beta", "max_tokens", "tokens", "dropped", "prompt",
+                          "concepts", "references"]
     assert data["object_id"] == "o0" and data["alpha"] == 0.6 and data["beta"] == 0.2
     assert data["selection"] == "floor" and data["tokens"] <= data["max_tokens"]  # the default per-concept budget
     assert data["prompt"].startswith("Question: What next?") and data["tokens"] > 10

@@ -111,8 +111,8 @@ def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None,
         if not rows:
             raise NoPrompt(why_no_prompt(graph, object_id))
         question = question_or_default(question, next((r["question"] for r in rows if r["question"]), None))
-        built = build_prompt(object_id, rows, question, alpha, beta, selection, rows[0]["budget"])
-        built["dropped"] = rows[0]["dropped"]  # extracts the budget left out
+        built = build_prompt(object_id, rows, question, alpha, beta, selection, rows[0]["budget"],
+                             dropped=rows[0]["dropped"])
         return built, rows[0]["dropped"], rows[0]["budget"]
 
     # The freshness check runs while the material is read (two round trips in the time of one);
@@ -179,10 +179,12 @@ def _fitted(built: dict, dropped: int, max_tokens: int, attempt) -> dict:
 
 
 def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float | None, beta: float | None,
-                 selection: str = "floor", max_tokens: int | None = None, preamble: str | None = None) -> dict:
+                 selection: str = "floor", max_tokens: int | None = None, preamble: str | None = None,
+                 dropped: int = 0) -> dict:
     """The prompt text and its JSON form: {object_id, selection, alpha, beta, max_tokens (the
-    budget it was fitted to, if any), tokens, prompt, concepts, references}. `preamble`
-    replaces the object's (a question's prompt says what its items are)."""
+    budget it was fitted to, if any), tokens, dropped (the extracts the budget left out), prompt,
+    concepts, references}. `preamble` replaces the object's (a question's prompt says what its
+    items are)."""
     references: list[dict] = []
     numbers: dict[str, int] = {}        # a chunk keeps one reference number
     quoted: dict[str, set[str]] = {}    # the sentences of each chunk already in the prompt
@@ -216,7 +218,8 @@ def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float |
     concepts = [{"concept_id": row["concept_id"], "name": row["name"], "summary": row["summary"],
                  "evidence": evidence[id(row)]} for row in rows]
     return {"object_id": object_id, "selection": selection, "alpha": alpha, "beta": beta, "max_tokens": max_tokens,
-            "tokens": count_prompt_tokens(prompt), "prompt": prompt, "concepts": concepts, "references": references}
+            "tokens": count_prompt_tokens(prompt), "dropped": dropped, "prompt": prompt, "concepts": concepts,
+            "references": references}
 
 
 @lru_cache(maxsize=16384)
