@@ -230,7 +230,8 @@ def test_removing_an_analysed_ontology_takes_what_was_derived_and_a_reload_rebui
     assert records[0].data() == {"edges": 0, "selection": 0, "lists": 0}
     stale = invoke(["prompt", "patient-a"], loaded)
     assert stale.exit_code == 1
-    ok(["select"], loaded)  # the selection is current again, but of no concept: the prompt names the cause
+    # The selection is current again, but of no concept: select and prompt name the cause.
+    assert "note: no ontology is loaded: `tripartite ontology load PLUGIN`" in ok(["select"], loaded)
     unloaded = invoke(["prompt", "patient-a"], loaded)
     assert unloaded.exit_code == 1 and "no ontology is loaded, so object 'patient-a' has no concepts" in unloaded.output
     ok(["ontology", "load", "cardiology"], loaded)

@@ -15,9 +15,25 @@ def _select_lines(report: dict) -> list[str]:
         say("note: inputs other than these objects changed since the last full select (or it did not finish), "
             "so every object was selected again")
     scope = f" of {', '.join(report['objects'])}" if report["objects"] and not report["full"] else ""
-    return [f"{report['candidates']} candidates{scope} over {report['concepts']} concepts: {report['selected_alpha']} "
-            f"selected by alpha > {report['alpha']}, {report['selected_beta']} more by the beta > {report['beta']} "
-            f"blanket; the floor (each concept's best) adds {report['floor']} for the default selection"]
+    lines = [f"{report['candidates']} candidates{scope} over {report['concepts']} concepts: {report['selected_alpha']} "
+             f"selected by alpha > {report['alpha']}, {report['selected_beta']} more by the beta > {report['beta']} "
+             f"blanket; the floor (each concept's best) adds {report['floor']} for the default selection"]
+    if report.get("why_none"):
+        lines.append(f"note: {report['why_none']}")
+    return lines
+
+
+def why_no_candidates(counts: dict) -> str:
+    """What a select that found no candidate lacks, first missing part first."""
+    then = "then `tripartite analyze` and `tripartite select`"
+    for part, fix in (("concepts", f"no ontology is loaded: `tripartite ontology load PLUGIN`, {then}"),
+                      ("chunks", f"no documents are ingested: `tripartite ingest PATH`, {then}"),
+                      ("objects", f"no objects are stored: `tripartite objects add PATH --kind KIND`, {then}"),
+                      ("concerns", "no object was analysed: `tripartite analyze`, then `tripartite select`"),
+                      ("mentioned_in", "no chunk was analysed: `tripartite analyze`, then `tripartite select`")):
+        if not counts[part]:
+            return fix
+    return "the objects and the chunks concern different concepts, so no (object, concept, chunk) candidate exists"
 
 
 @click.command("select")
@@ -47,7 +63,10 @@ def select_command(app: App, alpha: float | None, beta: float | None, object_ids
     report = select(app.graph, chosen.alpha, chosen.beta, list(object_ids) or None,
                     concurrency=concurrency or app.settings.selection.concurrency, on_wait=say,
                     engine=choose(app.graph, app.settings.selection.engine))
-    return {"alpha": chosen.alpha, "beta": chosen.beta, **vars(report), "objects": list(object_ids)}
+    result = {"alpha": chosen.alpha, "beta": chosen.beta, **vars(report), "objects": list(object_ids)}
+    if not report.candidates and not object_ids:
+        result["why_none"] = why_no_candidates(app.graph.one("evaluation/graph_counts"))
+    return result
 
 
 def question_option(command):
