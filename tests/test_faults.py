@@ -297,6 +297,19 @@ def test_an_object_over_the_token_limit_is_added_when_the_limit_is_raised(env, d
     assert counts(driver)["objects"] == 1
 
 
+def test_another_file_with_a_loaded_ontologys_name_replaces_it_only_when_asked(env, driver, tmp_path):
+    assert invoke(["ontology", "load", "cardiology"], env).exit_code == 0
+    before = counts(driver)
+    other = tmp_path / "mine.yaml"
+    other.write_text("name: cardiology\nversion: 2\nclasses:\n  - id: k\n    name: K\n    concepts:\n"
+                     "      - {id: salt, name: Salt}\n")
+    line = one_error_line(invoke(["ontology", "load", str(other)], env))
+    assert "an ontology named 'cardiology' is already loaded from" in line and "--replace" in line
+    assert counts(driver) == before
+    assert invoke(["ontology", "load", str(other), "--replace"], env).exit_code == 0
+    assert counts(driver)["concepts"] == 1
+
+
 def test_empty_and_heading_only_files_are_skipped_with_their_reason(env, driver, tmp_path):
     bad_inputs(tmp_path / "bad")
     result = invoke(["ingest", str(tmp_path / "bad" / "empty.md"), str(tmp_path / "bad" / "headings.md"),

@@ -1,4 +1,6 @@
-// read: the checksum an ontology was loaded with, to skip reloading an unchanged file.
+// read: the checksum an ontology was loaded with, to skip reloading an unchanged file, and the
+// file it came from, so that another file of the same name does not replace it unasked.
 
 MATCH (o:Ontology {id: $ontology_id})
-RETURN o.checksum AS checksum, coalesce(o.question, '') AS question;
+RETURN o.checksum AS checksum, coalesce(o.question, '') AS question, o.source AS source,
+       COUNT { (c:Concept {ontology: $ontology_id})-[:MENTIONED_IN]->() } AS chunk_extracts;

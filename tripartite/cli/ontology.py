@@ -18,16 +18,18 @@ def ontology_group() -> None:
 @ontology_group.command("load")
 @click.argument("name_or_path")
 @click.option("--force", is_flag=True, help="Write it even if the same file was loaded before.")
+@click.option("--replace", is_flag=True,
+              help="Replace an ontology of the same name loaded from another file (its concepts' extracts go).")
 @output(lambda s: [f"{'loaded' if s['changed'] else 'unchanged'} {s['ontology']}: {s['classes']} classes, "
                    f"{s['concepts']} concepts"])
 @pass_app
-def ontology_load(app: App, name_or_path: str, force: bool) -> dict:
+def ontology_load(app: App, name_or_path: str, force: bool, replace: bool) -> dict:
     """Load a plugin ontology by NAME (see `ontology plugins`) or an ontology YAML file by PATH."""
     from tripartite.ontology.plugins import resolve
     from tripartite.ontology.store import load_ontology
 
     parsed, plugin = resolve(name_or_path)  # validated completely before anything is written
-    written = load_ontology(app.graph, parsed, plugin.question if plugin else "", force=force)
+    written = load_ontology(app.graph, parsed, plugin.question if plugin else "", force=force, replace=replace)
     return {"ontology": parsed.name, "classes": len(parsed.classes), "concepts": len(parsed.concepts),
             "plugin": plugin.name if plugin else None, "changed": written}
 
@@ -106,7 +108,8 @@ def ontology_import(app: App, file: Path, root: str, name: str, out: Path, depth
         from tripartite.ontology.store import load_ontology
 
         parsed, plugin = resolve(str(result.folder))
-        summary["loaded"] = load_ontology(app.graph, parsed, plugin.question if plugin else "", force=force)
+        summary["loaded"] = load_ontology(app.graph, parsed, plugin.question if plugin else "", force=force,
+                                          replace=force)
     return summary
 
 

@@ -2,16 +2,25 @@
 what is loaded."""
 from __future__ import annotations
 
+from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.ontology.reader import Ontology
 
 
-def load_ontology(graph: Graph, ontology: Ontology, question: str = "", force: bool = False) -> bool:
+def load_ontology(graph: Graph, ontology: Ontology, question: str = "", force: bool = False,
+                  replace: bool = False) -> bool:
     """Write `ontology` in one transaction; False if it was loaded unchanged already.
-    `question` is its plugin's question, which prompts for its objects ask."""
+    `question` is its plugin's question, which prompts for its objects ask. An ontology of the
+    same name loaded from another file is replaced only with `replace` (its concepts, and what
+    was analysed for them, would go)."""
     state = graph.one("ontology/ontology_state", ontology_id=ontology.name)
     if state and state["checksum"] == ontology.checksum and state["question"] == question and not force:
         return False
+    if state and state["source"] and state["source"] != ontology.source and not replace:
+        analysed = f", with {state['chunk_extracts']:,} chunk extracts," if state["chunk_extracts"] else ""
+        raise TripartiteError(f"an ontology named {ontology.name!r} is already loaded from {state['source']}; "
+                              f"{ontology.source} has the same name and would replace it{analysed}: give it another "
+                              "`name:`, or pass --replace to replace it")
     classes = [{"id": ontology.class_id(c.key), "key": c.key, "name": c.name, "description": c.description}
                for c in ontology.classes]
     concepts = [{"id": ontology.concept_id(c.key), "key": c.key, "name": c.name,
