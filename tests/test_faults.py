@@ -129,7 +129,8 @@ def test_prompts_refuse_and_search_notes_what_the_graph_moved_past(sample, drive
     assert invoke(["objects", "add", str(changed / "patient-b.md"), "--kind", "anamnesis", "--replace"],
                   sample).exit_code == 0
     line = one_error_line(invoke(["prompt", "patient-b"], sample))
-    assert "changed since the last `tripartite select`" in line and "select --object patient-b" in line
+    assert "is new or changed and not analysed yet; run `tripartite analyze`, then `tripartite select --object " \
+           "patient-b`" in line  # the fix in the order it works
     assert invoke(["analyze"], sample).exit_code == 0
     assert invoke(["select", "--object", "patient-b"], sample).exit_code == 0
     assert invoke(["prompt", "patient-b"], sample).exit_code == 0
@@ -157,6 +158,19 @@ def test_prompts_refuse_and_search_notes_what_the_graph_moved_past(sample, drive
     assert invoke(["analyze"], sample).exit_code == 0
     assert "not analysed" not in json.loads(invoke(["search", "tripartite", question, "--format", "json"],
                                                    sample).stdout)["note"]
+    # An object removed: the stored distributions still count it, which search says as prompt refuses.
+    assert invoke(["select"], sample).exit_code == 0
+    assert "behind" not in json.loads(invoke(["search", "tripartite", question, "--format", "json"],
+                                             sample).stdout)["note"]
+    assert invoke(["objects", "remove", "patient-c"], sample).exit_code == 0
+    behind = json.loads(invoke(["search", "tripartite", question, "--format", "json"], sample).stdout)["note"]
+    assert "the stored score distributions are behind the graph (objects were removed" in behind
+    # A budget the question alone fills: every mode says no passage fits instead of citing nothing in silence.
+    long_question = (note.read_text() + " What next?").replace("\n", " ")
+    for mode in ("rag", "hybrid", "tripartite"):
+        crowded = json.loads(invoke(["search", mode, long_question, "--max-tokens", "150", "--format", "json"],
+                                    sample).stdout)
+        assert not crowded["references"] and crowded["note"].startswith("no passage fits the budget of 150 tokens")
 
 
 def test_a_killed_select_is_refused_until_select_runs_again(env, driver, tmp_path):

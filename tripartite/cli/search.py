@@ -212,10 +212,12 @@ def search_local(app: App, question: str, max_tokens: int | None, dry_run: bool,
     from tripartite.infra.embeddings import make_embedder
     from tripartite.search.global_search import PointRanker
     from tripartite.search.local_search import MAX_TOKENS, local_search
+    from tripartite.search.modes import note_crowded_budget
 
     embedder = make_embedder(app.settings)
-    return _search(app, lambda runner: local_search(app.graph, question, embedder, max_tokens or MAX_TOKENS, depth,
-                                                    runner, dry_run=dry_run),
+    return _search(app, lambda runner: note_crowded_budget(local_search(app.graph, question, embedder,
+                                                                        max_tokens or MAX_TOKENS, depth, runner,
+                                                                        dry_run=dry_run), max_tokens or MAX_TOKENS),
                    question, dry_run, answer, offline, concurrency, PointRanker())
 
 
@@ -235,10 +237,12 @@ def search_global(app: App, question: str, max_tokens: int | None, dry_run: bool
     within the budget, with the communities and chunks behind them."""
     from tripartite.infra.embeddings import make_embedder
     from tripartite.search.global_search import MAX_TOKENS, PointRanker, global_search
+    from tripartite.search.modes import note_crowded_budget
 
     embedder = make_embedder(app.settings)
-    return _search(app, lambda runner: global_search(app.graph, question, embedder, runner, max_tokens or MAX_TOKENS,
-                                                     level, map_tokens, dry_run),
+    return _search(app, lambda runner: note_crowded_budget(global_search(app.graph, question, embedder, runner,
+                                                                         max_tokens or MAX_TOKENS, level, map_tokens,
+                                                                         dry_run), max_tokens or MAX_TOKENS),
                    question, dry_run, answer, offline, concurrency, offline_provider=PointRanker())
 
 

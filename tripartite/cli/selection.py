@@ -66,6 +66,12 @@ def select_command(app: App, alpha: float | None, beta: float | None, object_ids
     result = {"alpha": chosen.alpha, "beta": chosen.beta, **vars(report), "objects": list(object_ids)}
     if not report.candidates and not object_ids:
         result["why_none"] = why_no_candidates(app.graph.one("evaluation/graph_counts"))
+    elif object_ids:
+        unanalysed = [row["id"] for row in app.graph.run("objects/object_state", object_ids=list(object_ids))
+                      if not row["analysed"] and row["concepts_loaded"]]
+        if unanalysed:
+            result["why_none"] = (f"{', '.join(unanalysed)} not analysed yet, so without candidates: run "
+                                  f"`tripartite analyze`, then this select again")
     return result
 
 

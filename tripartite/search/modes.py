@@ -71,13 +71,25 @@ def question_prompt(graph: Graph, question: str, mode: str, embedder, runner=Non
     tripartite (alpha and beta apply where no selection was stored)."""
     budget = {"max_tokens": max_tokens} if max_tokens else {}  # else each mode's own default
     if mode == "tripartite":
-        return tripartite_question_prompt(graph, question, analyzer, alpha, beta, max_tokens, selection, dry_run)
-    if mode == "rag":
-        return question_rag_prompt(graph, embedder, question, max_tokens, RAG_TOP_K)
-    if mode == "hybrid":
-        return hybrid_search(graph, question, embedder, runner, **budget)
-    if mode == "local":
-        return local_search(graph, question, embedder, runner=runner, dry_run=dry_run, **budget)
-    if mode == "global":
-        return global_search(graph, question, embedder, runner, dry_run=dry_run, **budget)
-    raise TripartiteError(f"mode {mode!r} is unknown; use one of {', '.join(QUESTION_MODES)}")
+        built = tripartite_question_prompt(graph, question, analyzer, alpha, beta, max_tokens, selection, dry_run)
+    elif mode == "rag":
+        built = question_rag_prompt(graph, embedder, question, max_tokens, RAG_TOP_K)
+    elif mode == "hybrid":
+        built = hybrid_search(graph, question, embedder, runner, **budget)
+    elif mode == "local":
+        built = local_search(graph, question, embedder, runner=runner, dry_run=dry_run, **budget)
+    elif mode == "global":
+        built = global_search(graph, question, embedder, runner, dry_run=dry_run, **budget)
+    else:
+        raise TripartiteError(f"mode {mode!r} is unknown; use one of {', '.join(QUESTION_MODES)}")
+    return note_crowded_budget(built, max_tokens)
+
+
+def note_crowded_budget(built: dict, max_tokens: int | None) -> dict:
+    """`built`, noting when what every prompt holds besides its passages (the question, the
+    frame) took the whole budget, so the prompt cites nothing."""
+    if max_tokens and not built.get("references") and not built.get("estimate") and built["tokens"] > max_tokens:
+        crowded = (f"no passage fits the budget of {max_tokens:,} tokens: the question and the prompt's frame take "
+                   f"{built['tokens']:,} alone; give a larger budget or a shorter question")
+        built["note"] = "; ".join(filter(None, [crowded, built.get("note")]))
+    return built

@@ -144,6 +144,9 @@ def tripartite_question_prompt(graph: Graph, question: str, analyzer, alpha: flo
     gap = analysis_gap(graph)
     if gap:
         notes.append(gap)
+    stored = graph.one("selection/freshness", object_id=None)
+    if stored["freshness"] not in ("fresh", "none"):  # none: no distribution stored, said below per concept
+        notes.append(f"the stored score distributions are behind the graph ({stored['hint']})")
     unstored = [row["name"] for row in rows if not row["stored"]]
     if unstored:
         notes.append(f"{len(unstored)} of the question's concepts have no stored score distribution (no object was "
