@@ -65,7 +65,9 @@ def test_a_question_file_is_checked_with_one_line_per_fault(tmp_path):
     for text, fault in (("questions: []", "no questions"), ("questions:\n  - answers: [a]", "no `question:`"),
                         ("questions:\n  - question: Why?", "neither `answers:` nor `chunks:`"),
                         ("questions:\n  - {question: \"Why\", answers: [a], scope: wide}", "scope is 'wide'"),
-                        ("questions: [", "not a readable YAML file")):
+                        ("questions: [", "not a readable YAML file"),
+                        ("questions:\n  - {id: a, question: A, answers: [x]}\n  - {id: a, question: B, answers: [y]}",
+                         "question 2 has the id 'a' of an earlier one")):
         bad = tmp_path / "bad.yaml"
         bad.write_text(text)
         with pytest.raises(TripartiteError, match=re.escape(fault)) as caught:

@@ -132,7 +132,7 @@ def number_list(kind: type, name: str, allow_none: bool = False, low: float | No
             if (low is not None and v < low) or (high is not None and v > high):
                 bounds = f"{low:g} to {high:g}" if high is not None else f"at least {low:g}"
                 raise click.BadParameter(f"{v:g} is out of range; use {bounds}", param_hint=name)
-        return values
+        return tuple(dict.fromkeys(values))  # a value given twice is measured once
     return parse
 
 

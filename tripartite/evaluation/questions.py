@@ -68,7 +68,11 @@ def load_questions(path: Path) -> list[Question]:
         scope = entry.get("scope", "focused")
         if scope not in ("focused", "corpus"):
             raise TripartiteError(f"{path}: question {n}: scope is {scope!r}; use focused or corpus")
-        found.append(Question(str(entry.get("id") or f"q{n}"), entry["question"].strip(),
+        qid = str(entry.get("id") or f"q{n}")
+        if any(q.id == qid for q in found):
+            raise TripartiteError(f"{path}: question {n} has the id {qid!r} of an earlier one; give each question its "
+                                  "own id")
+        found.append(Question(qid, entry["question"].strip(),
                               tuple(str(a) for a in answers), tuple(chunks), scope))
     return found
 
