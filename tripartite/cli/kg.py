@@ -240,8 +240,9 @@ def kg_status(app: App) -> dict:
     # Offline, reports and summaries are the ReportWriter's, extractions the TripletExtractor's.
     if provider.offline:
         others = [o for o in others if not o["by"].startswith(f"{provider.name}/")]
-        behind = len(app.graph.run("kg/offline_extractions", version=extract.version(), by=configured,
-                                   context=offline.context_hash))
+        # Chunks too short to extract keep no fingerprint and have no answer to change: not counted.
+        behind = sum(1 for row in app.graph.run("kg/offline_extractions", version=extract.version(), by=configured,
+                                                context=offline.context_hash) if row["fingerprint"])
     return {**status, "configured": configured, "others": others, "other_context": behind}
 
 
