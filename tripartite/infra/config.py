@@ -3,23 +3,18 @@
 This module is the one home of the project's defaults (the selection's alpha, beta and
 budgets among them). Secrets (the Neo4j password, LLM API keys) come only from the
 environment; a config file that holds one is refused, and `Settings` never prints them,
-nor a password written into a URL.
+nor a password written into a URL. Reading the file and checking each value: config_values.py.
 """
 from __future__ import annotations
 
-import json
 import os
 import re
-import sys
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
-
+from tripartite.infra.config_values import (at_least, check_types, env_number, field_kinds, optional_bool, port_number,
+                                            read_section, read_toml, shown_setting, where_written)
 from tripartite.infra.errors import ConfigError
 
 CONFIG_FILE_NAME = "tripartite.toml"
@@ -32,8 +27,6 @@ DEFAULT_APOC_EXTENDED_VERSION = "5.26.0"
 DEFAULT_BROWSER_VERSION = "5.24.0"
 # OpenGDS 2.13 is the Graph Data Science line for Neo4j 5.26 (Leiden communities of the triplet graph).
 DEFAULT_GDS_VERSION = "2.13.9"
-
-SECRET_KEYS = {"password", "api_key", "apikey", "key", "token", "secret"}
 
 # The question a prompt asks when neither the command line nor the object's plugin gives one.
 GENERIC_QUESTION = "Given the case described below, what should be considered next, and why?"
@@ -198,105 +191,6 @@ def find_config_file(start: Path) -> Path | None:
     return None
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: config file not found; fix the path or unset TRIPARTITE_CONFIG") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc}); fix the file") from None
-    _refuse_secrets(path, data)
-    return data
-
-
-def _refuse_secrets(path: Path, data: Mapping[str, Any], prefix: str = "") -> None:
-    for key, value in data.items():
-        if isinstance(value, Mapping):
-            _refuse_secrets(path, value, f"{prefix}{key}.")
-        elif key.lower() in SECRET_KEYS:
-            raise ConfigError(
-                f"{path}: '{prefix}{key}' is a secret; remove it from the file and set it in the "
-                "environment (NEO4J_PASSWORD, OPENAI_API_KEY)"
-            )
-
-
-def _section(path: Path | None, data: Mapping[str, Any], name: str, allowed: set[str]) -> dict[str, Any]:
-    section = data.get(name, {})
-    if not isinstance(section, Mapping):
-        raise ConfigError(f"{path}: [{name}] must be a table")
-    unknown = sorted(set(section) - allowed)
-    if unknown:
-        raise ConfigError(f"{path}: unknown key(s) in [{name}]: {', '.join(unknown)}; allowed: {', '.join(sorted(allowed))}")
-    return dict(section)
-
-
-def _port(value: Any, name: str) -> int:
-    try:
-        port = int(value)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{name}={value!r} is not a port number; use an integer 1-65535") from None
-    if not 0 < port < 65536:
-        raise ConfigError(f"{name}={port} is out of range; use 1-65535")
-    return port
-
-
-def _where(path: Path | None, section: str, key: str) -> str:
-    """Where a setting was written, for an error: the file and its [section] key."""
-    return f"{path}: [{section}] {key}" if path else f"[{section}] {key}"
-
-
-# What each field's annotation asks of a value in the file; bool is refused where a number is
-# asked (TOML's true is no alpha), and an int is taken where a float is.
-_KINDS = {"str": ((str,), "text in quotes"), "Path": ((str,), "a path in quotes"),
-          "int": ((int,), "a whole number"), "float": ((int, float), "a number"),
-          "bool": ((bool,), "true or false")}
-
-
-def _setting(label: str, value: Any) -> str:
-    """`[llm] timeout = "fast"` for a file's key, `TRIPARTITE_LLM_TIMEOUT=-1` for a variable,
-    the value as TOML writes it."""
-    return f"{label} = {json.dumps(value)}" if "[" in label else f"{label}={value}"
-
-
-def _check_types(path: Path | None, section: str, values: Mapping[str, Any], kinds: Mapping[str, str]) -> None:
-    """Refuse, naming the key, a value of the wrong type before any of it is used."""
-    for key, value in values.items():
-        kind = kinds.get(key, "").split(" | ")[0]
-        if kind not in _KINDS:
-            continue  # checked where it is parsed (prices, home)
-        allowed, words = _KINDS[kind]
-        if (isinstance(value, bool) and kind != "bool") or not isinstance(value, allowed):
-            raise ConfigError(f"{_setting(_where(path, section, key), value)} must be {words}; fix the file")
-
-
-def _field_kinds(cls) -> dict[str, str]:
-    return {f.name: str(f.type) for f in fields(cls)}
-
-
-def _at_least(label: str, value: float, minimum: float, fix: str) -> None:
-    if value < minimum:
-        raise ConfigError(f"{_setting(label, value)} is out of range; {fix}")
-
-
-def _env_number(env: Mapping[str, str], name: str, integer: bool = False) -> float | int | None:
-    """An environment variable read as a number, or None when unset or empty."""
-    raw = env.get(name)
-    if raw in (None, ""):
-        return None
-    try:
-        return int(raw) if integer else float(raw)
-    except ValueError:
-        raise ConfigError(f"{name}={raw!r} is not {'a whole number' if integer else 'a number'}; "
-                          f"fix or unset it") from None
-
-
-def _optional_bool(path, section: str, key: str, value) -> bool | None:
-    if value is None or isinstance(value, bool):
-        return value
-    raise ConfigError(f"{_where(path, section, key)} must be true or false, not {value!r}")
-
-
 def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] | None = None,
                   cwd: Path | None = None) -> Settings:
     """Resolve settings: built-in defaults < tripartite.toml < environment variables."""
@@ -304,7 +198,7 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
     cwd = Path.cwd() if cwd is None else cwd
     explicit = config_path or env.get("TRIPARTITE_CONFIG")
     path = Path(explicit).expanduser().resolve() if explicit else find_config_file(cwd)
-    data = _read_toml(path) if path else {}
+    data = read_toml(path) if path else {}
     base = path.parent if path else cwd
 
     known = {"neo4j", "server", "llm", "embeddings", "chunking", "selection", "paths"}
@@ -312,16 +206,16 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
     if unknown_sections:
         raise ConfigError(f"{path}: unknown section(s) {', '.join(unknown_sections)}; allowed: {', '.join(sorted(known))}")
 
-    neo4j = _section(path, data, "neo4j", {"uri", "user", "database"})
-    _check_types(path, "neo4j", neo4j, dict.fromkeys(neo4j, "str"))
-    server_kinds = _field_kinds(ServerSettings)
-    server = _section(path, data, "server", set(server_kinds))
-    _check_types(path, "server", server, {k: v for k, v in server_kinds.items() if not k.endswith("_port")})
+    neo4j = read_section(path, data, "neo4j", {"uri", "user", "database"})
+    check_types(path, "neo4j", neo4j, dict.fromkeys(neo4j, "str"))
+    server_kinds = field_kinds(ServerSettings)
+    server = read_section(path, data, "server", set(server_kinds))
+    check_types(path, "server", server, {k: v for k, v in server_kinds.items() if not k.endswith("_port")})
     if "start_timeout" in server:
-        _at_least(_where(path, "server", "start_timeout"), server["start_timeout"], 1, "use 1 or more seconds")
-    llm_kinds = _field_kinds(LLMSettings)
-    llm = _section(path, data, "llm", set(llm_kinds) - {"api_key"})
-    _check_types(path, "llm", llm, llm_kinds)
+        at_least(where_written(path, "server", "start_timeout"), server["start_timeout"], 1, "use 1 or more seconds")
+    llm_kinds = field_kinds(LLMSettings)
+    llm = read_section(path, data, "llm", set(llm_kinds) - {"api_key"})
+    check_types(path, "llm", llm, llm_kinds)
     prices = env.get("TRIPARTITE_LLM_PRICES") or llm.get("prices")
     if prices is not None:
         try:
@@ -341,26 +235,26 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
             ("concurrency", "TRIPARTITE_LLM_CONCURRENCY", True, 1, "use 1 or more"),
             ("timeout", "TRIPARTITE_LLM_TIMEOUT", False, 0.1, "use seconds above 0"),
             ("backoff", "TRIPARTITE_LLM_BACKOFF", False, 0, "use 0 or more seconds")):
-        from_env = _env_number(env, variable, integer)
+        from_env = env_number(env, variable, integer)
         value = from_env if from_env is not None else llm.get(key)
         if value is not None:
-            _at_least(variable if from_env is not None else _where(path, "llm", key), value, minimum, fix)
+            at_least(variable if from_env is not None else where_written(path, "llm", key), value, minimum, fix)
         llm_numbers[key] = value
     concurrency = llm_numbers["concurrency"]
-    paths = _section(path, data, "paths", {"cache_dir", "migrations_dir", "llm_cache"})
-    _check_types(path, "paths", paths, dict.fromkeys(paths, "str"))
-    embedding_kinds = _field_kinds(EmbeddingSettings)
-    embeddings = _section(path, data, "embeddings", set(embedding_kinds))
-    _check_types(path, "embeddings", embeddings, embedding_kinds)
+    paths = read_section(path, data, "paths", {"cache_dir", "migrations_dir", "llm_cache"})
+    check_types(path, "paths", paths, dict.fromkeys(paths, "str"))
+    embedding_kinds = field_kinds(EmbeddingSettings)
+    embeddings = read_section(path, data, "embeddings", set(embedding_kinds))
+    check_types(path, "embeddings", embeddings, embedding_kinds)
     if "batch_size" in embeddings:
-        _at_least(_where(path, "embeddings", "batch_size"), embeddings["batch_size"], 1, "use 1 or more")
-    chunking_kinds = _field_kinds(ChunkingSettings)
-    chunking = _section(path, data, "chunking", set(chunking_kinds))
-    _check_types(path, "chunking", chunking, chunking_kinds)
+        at_least(where_written(path, "embeddings", "batch_size"), embeddings["batch_size"], 1, "use 1 or more")
+    chunking_kinds = field_kinds(ChunkingSettings)
+    chunking = read_section(path, data, "chunking", set(chunking_kinds))
+    check_types(path, "chunking", chunking, chunking_kinds)
     if "max_tokens" in chunking:
-        _at_least(_where(path, "chunking", "max_tokens"), chunking["max_tokens"], 16, "use 16 or more tokens")
+        at_least(where_written(path, "chunking", "max_tokens"), chunking["max_tokens"], 16, "use 16 or more tokens")
     if "max_mb" in chunking:
-        _at_least(_where(path, "chunking", "max_mb"), chunking["max_mb"], 0.001, "use a size in MB above 0")
+        at_least(where_written(path, "chunking", "max_mb"), chunking["max_mb"], 0.001, "use a size in MB above 0")
     provider = env.get("TRIPARTITE_EMBEDDING_PROVIDER") or embeddings.get("provider", "local")
     if provider not in ("local", "openai"):
         raise ConfigError(f"embedding provider {provider!r} is unknown; use 'local' or 'openai'")
@@ -369,28 +263,28 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
         provider=provider,
         model=env.get("TRIPARTITE_EMBEDDING_MODEL") or embeddings.get("model") or default_model,
         batch_size=int(embeddings.get("batch_size", EmbeddingSettings.batch_size)),
-        latin_only=_optional_bool(path, "embeddings", "latin_only", embeddings.get("latin_only")),
+        latin_only=optional_bool(path, "embeddings", "latin_only", embeddings.get("latin_only")),
     )
     chunking_settings = ChunkingSettings(**chunking)
-    selection_kinds = _field_kinds(SelectionSettings)
-    selection_values = _section(path, data, "selection", set(selection_kinds))
-    _check_types(path, "selection", selection_values, selection_kinds)
-    labels = {key: _where(path, "selection", key) for key in selection_kinds}
-    select_concurrency = _env_number(env, "TRIPARTITE_SELECT_CONCURRENCY", integer=True)
+    selection_kinds = field_kinds(SelectionSettings)
+    selection_values = read_section(path, data, "selection", set(selection_kinds))
+    check_types(path, "selection", selection_values, selection_kinds)
+    labels = {key: where_written(path, "selection", key) for key in selection_kinds}
+    select_concurrency = env_number(env, "TRIPARTITE_SELECT_CONCURRENCY", integer=True)
     if select_concurrency is not None:
         selection_values["concurrency"], labels["concurrency"] = select_concurrency, "TRIPARTITE_SELECT_CONCURRENCY"
     if env.get("TRIPARTITE_SELECT_ENGINE"):
         selection_values["engine"], labels["engine"] = env["TRIPARTITE_SELECT_ENGINE"], "TRIPARTITE_SELECT_ENGINE"
     selection_settings = _selection(selection_values, labels)
-    progress_seconds = _env_number(env, "TRIPARTITE_PROGRESS_SECONDS")
+    progress_seconds = env_number(env, "TRIPARTITE_PROGRESS_SECONDS")
     if progress_seconds is not None:
-        _at_least("TRIPARTITE_PROGRESS_SECONDS", progress_seconds, 0, "use 0 or more seconds")
+        at_least("TRIPARTITE_PROGRESS_SECONDS", progress_seconds, 0, "use 0 or more seconds")
 
     home_value = server.pop("home", ".tripartite/neo4j")
     home = Path(env.get("TRIPARTITE_SERVER_HOME") or home_value).expanduser()
     server_settings = ServerSettings(home=(base / home).resolve(), **server)
-    bolt = _port(env.get("TRIPARTITE_BOLT_PORT", server_settings.bolt_port), "bolt_port")
-    http = _port(env.get("TRIPARTITE_HTTP_PORT", server_settings.http_port), "http_port")
+    bolt = port_number(env.get("TRIPARTITE_BOLT_PORT", server_settings.bolt_port), "bolt_port")
+    http = port_number(env.get("TRIPARTITE_HTTP_PORT", server_settings.http_port), "http_port")
     procedures = env.get("TRIPARTITE_PROCEDURES")
     if procedures is not None and procedures.lower() not in ("on", "off", "1", "0", "true", "false"):
         raise ConfigError(f"TRIPARTITE_PROCEDURES={procedures!r}: use on or off")
@@ -440,17 +334,17 @@ def _selection(values: dict[str, Any], labels: Mapping[str, str]) -> SelectionSe
     environment variable)."""
     selection = SelectionSettings(**values)
     if selection.mode not in ("floor", "paper"):
-        raise ConfigError(f"{_setting(labels['mode'], selection.mode)} is unknown; use 'floor' or 'paper'")
+        raise ConfigError(f"{shown_setting(labels['mode'], selection.mode)} is unknown; use 'floor' or 'paper'")
     if selection.engine not in ("auto", "cypher", "plugin"):
-        raise ConfigError(f"{_setting(labels['engine'], selection.engine)} is unknown; use auto, cypher or plugin")
+        raise ConfigError(f"{shown_setting(labels['engine'], selection.engine)} is unknown; use auto, cypher or plugin")
     for name in ("alpha", "beta"):
         value = getattr(selection, name)
         if not 0 <= value <= 1:
-            raise ConfigError(f"{_setting(labels[name], value)} is not a probability; use 0 to 1")
+            raise ConfigError(f"{shown_setting(labels[name], value)} is not a probability; use 0 to 1")
     for name in ("max_tokens", "tokens_per_concept", "max_per_concept", "concurrency"):
         value = getattr(selection, name)
         if value is not None and value < 1:
-            raise ConfigError(f"{_setting(labels[name], value)} must be a positive integer")
+            raise ConfigError(f"{shown_setting(labels[name], value)} must be a positive integer")
     return selection
 
 
