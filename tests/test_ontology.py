@@ -148,6 +148,34 @@ def test_reloading_an_edited_ontology_removes_dropped_concepts_and_their_edges(d
 
 
 @pytest.mark.neo4j
+def test_rewording_a_concept_reads_its_chunks_again_and_leaves_the_others(driver, env, tmp_path):
+    doc = tmp_path / "care.md"
+    doc.write_text("# Care\n\nA persistent cough needs review within a week.\n\n"
+                   "Wheezing at night calls for an inhaler.\n\nSmokers are offered help to quit.\n")
+    path = write(tmp_path, "name: mini\nclasses: [{id: k, concepts: [{id: breath, name: Breathing trouble, "
+                           "synonyms: [cough]}, {id: smoke, name: Smoking, synonyms: [smokers]}]}]")
+    for args in (["ingest", str(doc)], ["ontology", "load", str(path)], ["analyze"]):
+        assert invoke(args, env).exit_code == 0
+    extract = "MATCH (:Concept {id: $id})-[m:MENTIONED_IN]->() RETURN collect(m.summary) AS s"
+    assert any("cough" in s for s in one(driver, extract, id="mini:breath")["s"])
+    smoke_before = one(driver, "MATCH (:Concept {id: 'mini:smoke'})-[m:MENTIONED_IN]->() "
+                               "RETURN collect(m.analysed_at) AS at")["at"]
+    path.write_text(path.read_text().replace("[cough]", "[wheezing]"))
+    loaded = invoke(["ontology", "load", str(path)], env)
+    assert loaded.exit_code == 0
+    assert "1 concepts reworded (mini:breath): `tripartite analyze` reads every chunk and object" in loaded.output
+    pending = one(driver, "MATCH (t:Chunk) RETURN collect(DISTINCT t.analysed_concepts) AS lists")["lists"]
+    assert pending == [["mini:smoke"]]  # only the reworded concept waits; its old extract stays until then
+    assert invoke(["analyze"], env).exit_code == 0
+    summaries = one(driver, extract, id="mini:breath")["s"]
+    assert summaries and all("Wheezing" in s and "cough" not in s for s in summaries)
+    assert one(driver, "MATCH (:Concept {id: 'mini:smoke'})-[m:MENTIONED_IN]->() "
+                       "RETURN collect(m.analysed_at) AS at")["at"] == smoke_before  # not read again
+    again = invoke(["ontology", "load", str(path), "--force"], env)
+    assert again.exit_code == 0 and "reworded" not in again.output
+
+
+@pytest.mark.neo4j
 def test_objects_add_is_idempotent_and_a_change_drops_derived_edges(driver, env, tmp_path):
     folder = tmp_path / "objects"
     shutil.copytree(samples_dir() / "objects", folder)

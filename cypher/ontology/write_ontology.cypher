@@ -4,7 +4,8 @@
 // transaction.
 // Parameters: $ontology {id, name, version, description, source, checksum, question},
 // $classes [{id, key, name, description}], $concepts [{id, key, name, class_id, synonyms,
-// related, source, description, broader: [concept ids]}]
+// related, source, description, broader: [concept ids]}], $reworded [ids of concepts whose
+// wording changed: see reworded_concepts]
 
 MERGE (o:Ontology {id: $ontology.id})
 SET o.version = $ontology.version, o.description = $ontology.description,
@@ -40,6 +41,17 @@ CALL (gone) {
 }
 MATCH (c:Concept) WHERE c.id IN gone
 DETACH DELETE c;
+
+// Concepts reworded: every chunk and object is read for them again by the next `analyze` (the
+// answers they gave were to other words). Their extracts stay until the new answers replace them.
+CALL () {
+  MATCH (t:Chunk) WHERE size($reworded) > 0 AND any(id IN t.analysed_concepts WHERE id IN $reworded)
+  SET t.analysed_concepts = [id IN t.analysed_concepts WHERE NOT id IN $reworded]
+}
+CALL () {
+  MATCH (o:Object) WHERE size($reworded) > 0 AND any(id IN o.analysed_concepts WHERE id IN $reworded)
+  SET o.analysed_concepts = [id IN o.analysed_concepts WHERE NOT id IN $reworded]
+};
 
 MATCH (k:ConceptClass {ontology: $ontology.id})
 WHERE NOT k.id IN [row IN $classes | row.id]

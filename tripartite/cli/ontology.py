@@ -21,7 +21,7 @@ def ontology_group() -> None:
 @click.option("--replace", is_flag=True,
               help="Replace an ontology of the same name loaded from another file (its concepts' extracts go).")
 @output(lambda s: [f"{'loaded' if s['changed'] else 'unchanged'} {s['ontology']}: {s['classes']} classes, "
-                   f"{s['concepts']} concepts"])
+                   f"{s['concepts']} concepts"] + _reworded_lines(s["reworded"]))
 @pass_app
 def ontology_load(app: App, name_or_path: str, force: bool, replace: bool) -> dict:
     """Load a plugin ontology by NAME (see `ontology plugins`) or an ontology YAML file by PATH."""
@@ -29,9 +29,19 @@ def ontology_load(app: App, name_or_path: str, force: bool, replace: bool) -> di
     from tripartite.ontology.store import load_ontology
 
     parsed, plugin = resolve(name_or_path)  # validated completely before anything is written
-    written = load_ontology(app.graph, parsed, plugin.question if plugin else "", force=force, replace=replace)
+    loaded = load_ontology(app.graph, parsed, plugin.question if plugin else "", force=force, replace=replace)
     return {"ontology": parsed.name, "classes": len(parsed.classes), "concepts": len(parsed.concepts),
-            "plugin": plugin.name if plugin else None, "changed": written}
+            "plugin": plugin.name if plugin else None, "changed": loaded.written, "reworded": loaded.reworded}
+
+
+def _reworded_lines(reworded: list[dict]) -> list[str]:
+    """What a reload with new wording leaves to do: the reader's answers were to the old words."""
+    if not reworded:
+        return []
+    extracts = sum(r["chunk_extracts"] + r["object_extracts"] for r in reworded)
+    names = ", ".join(r["id"] for r in reworded[:3]) + (", ..." if len(reworded) > 3 else "")
+    return [f"{len(reworded)} concepts reworded ({names}): `tripartite analyze` reads every chunk and object for "
+            f"them again, then `tripartite select` (their {extracts} extracts stay until then)"]
 
 
 @ontology_group.command("list")
@@ -109,7 +119,7 @@ def ontology_import(app: App, file: Path, root: str, name: str, out: Path, depth
 
         parsed, plugin = resolve(str(result.folder))
         summary["loaded"] = load_ontology(app.graph, parsed, plugin.question if plugin else "", force=force,
-                                          replace=force)
+                                          replace=force).written
     return summary
 
 

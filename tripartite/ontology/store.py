@@ -2,20 +2,31 @@
 what is loaded."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.ontology.reader import Ontology
 
 
+@dataclass
+class Loaded:
+    """What a load did: whether it wrote anything, and the concepts it reworded (their ids, and
+    the extracts that wait to be read again)."""
+    written: bool
+    reworded: list[dict] = field(default_factory=list)  # [{id, chunk_extracts, object_extracts}]
+
+
 def load_ontology(graph: Graph, ontology: Ontology, question: str = "", force: bool = False,
-                  replace: bool = False) -> bool:
-    """Write `ontology` in one transaction; False if it was loaded unchanged already.
+                  replace: bool = False) -> Loaded:
+    """Write `ontology` in one transaction (nothing if it was loaded unchanged already).
     `question` is its plugin's question, which prompts for its objects ask. An ontology of the
     same name loaded from another file is replaced only with `replace` (its concepts, and what
-    was analysed for them, would go)."""
+    was analysed for them, would go). A concept whose name, description or synonyms changed is
+    read again, in every chunk and object, by the next `analyze`."""
     state = graph.one("ontology/ontology_state", ontology_id=ontology.name)
     if state and state["checksum"] == ontology.checksum and state["question"] == question and not force:
-        return False
+        return Loaded(False)
     if state and state["source"] and state["source"] != ontology.source and not replace:
         analysed = f", with {state['chunk_extracts']:,} chunk extracts," if state["chunk_extracts"] else ""
         raise TripartiteError(f"an ontology named {ontology.name!r} is already loaded from {state['source']}; "
@@ -30,11 +41,15 @@ def load_ontology(graph: Graph, ontology: Ontology, question: str = "", force: b
                 for c in ontology.concepts]
     meta = {"id": ontology.name, "version": ontology.version, "description": ontology.description,
             "source": ontology.source, "checksum": ontology.checksum, "question": question}
-    graph.write_transaction(lambda tx: (tx.run("ontology/write_ontology", ontology=meta, classes=classes,
-                                               concepts=concepts),
-                                        tx.run("kg/link_concepts"),  # a triplet graph joins the new concepts now
-                                        tx.run("selection/inputs_changed", what="ontology")))
-    return True
+
+    def write(tx) -> list[dict]:
+        reworded = tx.run("ontology/reworded_concepts", concepts=concepts)
+        tx.run("ontology/write_ontology", ontology=meta, classes=classes, concepts=concepts,
+               reworded=[r["id"] for r in reworded])
+        tx.run("kg/link_concepts")  # a triplet graph joins the new concepts now
+        tx.run("selection/inputs_changed", what="ontology")
+        return reworded
+    return Loaded(True, graph.write_transaction(write))
 
 
 def list_ontologies(graph: Graph) -> list[dict]:
