@@ -261,6 +261,18 @@ def test_eval_questions_compares_the_builders_and_writes_table_json_and_plot(sam
     assert wrong.exit_code == 1 and "no such file" in wrong.output
     both = invoke(["eval", "--questions", str(samples_dir() / "questions.yaml"), "docs", "onto", "objs"], sample)
     assert both.exit_code == 2 and "give no DOCUMENTS" in both.output
+    # Answer chunks: one the graph holds scores; one it does not hold (a changed document) is refused.
+    held = json.loads(ok(["search", "rag", "What lowers blood pressure?", "--format", "json"], sample))
+    chunk = held["references"][0]["chunk_id"]
+    by_chunk = tmp_path / "chunks.yaml"
+    by_chunk.write_text(f"questions:\n  - id: c1\n    question: What lowers blood pressure?\n    chunks: [{chunk!r}]\n")
+    ok(["eval", "--questions", str(by_chunk), "--modes", "rag", "--budgets", "600", "--out", str(out)], sample)
+    assert json.loads((out / "questions.json").read_text())["rows"][0]["recall"] == 1.0
+    by_chunk.write_text(by_chunk.read_text() + "  - id: c2\n    question: Why?\n    chunks: ['hypertension:gone']\n")
+    stale = invoke(["eval", "--questions", str(by_chunk), "--modes", "rag", "--out", str(tmp_path / "stale")], sample)
+    assert stale.exit_code == 1 and not (tmp_path / "stale").exists()
+    assert stale.output.startswith(f"error: {by_chunk}: question c2 cites chunk 'hypertension:gone', which the graph "
+                                   "does not hold")
 
 
 # ---- a document the embedder cannot read (last: it empties the module's database) --------------------

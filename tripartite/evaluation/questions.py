@@ -226,6 +226,20 @@ def graph_notes(graph, modes: list[str]) -> list[str]:
     return [f"{mode}: {gap}" for mode, gap in gaps.items() if gap]
 
 
+def check_answer_chunks(graph, path: Path, questions: list[Question]) -> None:
+    """Refuse a file whose answer chunks the graph does not hold: those questions would score 0 in
+    every mode, which reads as a result rather than as a stale file."""
+    ids = sorted({c for q in questions for c in q.chunks})
+    missing = set(graph.one("evaluation/missing_chunks", ids=ids)["missing"]) if ids else set()
+    if missing:
+        first = next(q for q in questions if missing & set(q.chunks))
+        chunk = sorted(missing & set(first.chunks))[0]
+        others = f" ({len(missing)} such ids in all)" if len(missing) > 1 else ""
+        raise TripartiteError(f"{path}: question {first.id} cites chunk {chunk!r}, which the graph does not "
+                              f"hold{others}; its document changed or is not ingested: ingest it, or write the "
+                              "ids the graph holds (`tripartite trace ID` shows one) or answer phrases instead")
+
+
 def evaluate_questions(settings, graph, path: Path, modes: list[str], budgets: list[int], out: Path,
                        offline: bool, concurrency: int | None, say: Callable[[str], None]) -> tuple[QuestionEval, dict]:
     """Load the questions, build every prompt on the graph as it is, write the files."""
@@ -244,6 +258,7 @@ def evaluate_questions(settings, graph, path: Path, modes: list[str], budgets: l
     if not counts["chunks"]:
         raise TripartiteError("the graph has no chunks; ingest the documents the questions are about first "
                               "(`tripartite ingest PATH`)")
+    check_answer_chunks(graph, path, questions)
     embedder = chunk_embedder(settings, offline)
     chosen = effective(graph, settings.selection)
     with ExitStack() as stack:
