@@ -153,6 +153,26 @@ def test_tune_reports_and_stores_the_densest_setting_at_the_coverage_floor(neo4j
         assert prompt["max_tokens"] == expected and prompt["tokens"] <= expected
     assert prompt["alpha"] == best["alpha"]
     assert invoke(["tune", "--coverage", "1.01"], env).exit_code == 2
+    # --store when no setting qualifies (a 1-token budget covers nothing): exit 1, say so, keep the stored one.
+    starved = invoke(["tune", "--alpha", "0.95", "--beta", "0.3", "--max-tokens", "1", "--tokens-per-concept", "none",
+                      "--coverage", "0.5", "--store"], env)
+    assert starved.exit_code == 1
+    assert starved.output.splitlines()[-1] == ("no setting keeps coverage at 50% or more; nothing stored (select and "
+                                               "prompt keep their settings); lower --coverage or widen --alpha, "
+                                               "--beta and the budgets")
+    again = json.loads(invoke(["select", "--json"], env).output)
+    assert (again["alpha"], again["beta"]) == (best["alpha"], best["beta"])
+    tuned = json.loads(invoke(["config"], env).output)["selection_tuned"]
+    assert (tuned["alpha"], tuned["beta"], tuned["max_tokens"]) == (best["alpha"], best["beta"], best["max_tokens"])
+    # --forget: the configured setting applies again, to the stored classification too.
+    configured = json.loads(invoke(["config"], env).output)["selection"]
+    forgot = invoke(["tune", "--forget"], env)
+    assert forgot.exit_code == 0 and forgot.output.startswith("forgot the stored setting")
+    assert json.loads(invoke(["config"], env).output)["selection_tuned"] is None
+    prompt = json.loads(invoke(["prompt", "patient-b", "--format", "json"], env).output)
+    assert (prompt["alpha"], prompt["beta"]) == (configured["alpha"], configured["beta"])
+    assert invoke(["tune", "--forget"], env).output.startswith("no stored setting to forget")
+    assert invoke(["tune", "--forget", "--store"], env).exit_code == 2
 
 
 def test_eval_refuses_a_database_holding_other_documents(neo4j_db, tmp_path, driver):

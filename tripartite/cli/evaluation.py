@@ -185,13 +185,21 @@ def budgets_of(absolute: tuple, per_concept: tuple) -> tuple[Budget, ...]:
 
 def _tune_lines(result: dict) -> list[str]:
     from tripartite.evaluation.report import sweep_table
+
+    if "forgotten" in result:
+        configured = result["settings"]
+        return [("forgot the stored setting; select and prompt use the configured one again" if result["forgotten"]
+                 else "no stored setting to forget; select and prompt use the configured one")
+                + f" ({configured['mode']} selection, alpha {configured['alpha']:g}, beta {configured['beta']:g})"]
     from tripartite.evaluation.tune import TunePoint
 
     points = [TunePoint(**p) for p in result["points"]]
     best = TunePoint(**result["best"]) if result["best"] else None
     lines = sweep_table(sorted(points, key=lambda p: -p.median_density), best)
     if best is None:
-        lines.append(f"\nno setting keeps coverage at {result['coverage_floor']:.0%} or more; lower --coverage")
+        lines.append(f"\nno setting keeps coverage at {result['coverage_floor']:.0%} or more"
+                     + ("; nothing stored (select and prompt keep their settings)" if result["store"] else "")
+                     + "; lower --coverage or widen --alpha, --beta and the budgets")
     else:
         budget = {"none": "no budget"}.get(best.budget.label, f"a budget of {best.budget.label} tokens")
         lines.append(f"\nbest at coverage >= {result['coverage_floor']:.0%}: {best.selection} selection, alpha "
@@ -199,6 +207,19 @@ def _tune_lines(result: dict) -> list[str]:
                      f"density {best.median_density:.2f})" + ("; stored: select and prompt use it from now on"
                                                                if result["stored"] else "; store it with --store"))
     return lines
+
+
+def _forget_tuned(app: App) -> dict:
+    """Drop what `tune --store` kept and classify again with the configured alpha and beta, so
+    the stored classification and the settings prompts read agree."""
+    from tripartite.selection import reclassify
+    from tripartite.selection.settings import forget_settings
+
+    configured = app.settings.selection
+    forgotten = forget_settings(app.graph)
+    if forgotten:
+        reclassify(app.graph, configured.alpha, configured.beta)
+    return {"forgotten": forgotten, "store": False, "settings": asdict(configured)}
 
 
 @click.command("tune")
@@ -214,12 +235,17 @@ def _tune_lines(result: dict) -> list[str]:
               help="The coverage to keep: of what RAG top-40 reaches (lexicon judge), median over the objects.")
 @click.option("--question", default=None, help="The question in every prompt (default: the plugin's).")
 @click.option("--store", is_flag=True, help="Keep the best setting in the graph; select and prompt use it from then on.")
-@output(_tune_lines)
+@click.option("--forget", is_flag=True, help="Forget the stored setting (no sweep): the configured one applies again.")
+@output(_tune_lines, exit_code=lambda result: 1 if result["store"] and not result["stored"] else 0)
 @pass_app
 def tune_command(app: App, alphas: tuple, betas: tuple, absolute: tuple, per_concept: tuple, mode: str,
-                 coverage_floor: float, question: str | None, store: bool) -> dict:
+                 coverage_floor: float, question: str | None, store: bool, forget: bool) -> dict:
     """Sweep alpha, beta and the token budget on the loaded objects; report (and with --store
     keep) the setting of best density at a coverage floor. Needs a selected graph."""
+    if forget:
+        if store:
+            raise click.UsageError("give --store or --forget, not both")
+        return _forget_tuned(app)
     from tripartite.evaluation.judge import LexiconJudge
     from tripartite.evaluation.tune import best_point, sweep
     from tripartite.infra.embeddings import make_embedder
@@ -245,7 +271,7 @@ def tune_command(app: App, alphas: tuple, betas: tuple, absolute: tuple, per_con
                         "objects": len(objects)})
         reclassify(graph, best.alpha, best.beta)  # the stored classification follows the stored alpha and beta
     return {"coverage_floor": coverage_floor, "objects": len(objects), "points": [asdict(p) for p in points],
-            "best": asdict(best) if best else None, "stored": bool(store and best)}
+            "best": asdict(best) if best else None, "store": store, "stored": bool(store and best)}
 
 
 @click.command("demo")

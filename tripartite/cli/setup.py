@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from tripartite.cli.common import App, emit_json, output, pass_app, say
+from tripartite.infra.errors import TripartiteError
 
 
 def _status_lines(states: list[dict]) -> list[str]:
@@ -67,8 +68,16 @@ def doctor_command(app: App) -> list[dict]:
 @click.command("config")
 @pass_app
 def config_command(app: App) -> None:
-    """Print the resolved configuration as JSON (secrets shown only as set / not set)."""
-    emit_json(app.settings.describe())
+    """Print the resolved configuration as JSON (secrets shown only as set / not set), and the
+    selection setting `tune --store` kept in the graph, which select and prompt use instead."""
+    from tripartite.selection.settings import stored_settings
+
+    described = app.settings.describe()
+    try:
+        described["selection_tuned"] = stored_settings(app.graph)
+    except TripartiteError as error:  # the file's settings are still worth showing
+        described["selection_tuned"] = f"not read: {error}"
+    emit_json(described)
 
 
 @click.group("models")
