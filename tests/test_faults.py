@@ -257,6 +257,7 @@ def bad_inputs(folder: Path) -> dict[str, tuple[list[str], str]]:
     (folder / "broken.pdf").write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer\n%%EOF")
     (folder / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n")
     (folder / "many-cases.md").write_text("# Cases\n\n" + "The patient reports chest pain. " * 7_000)
+    (folder / "case.md").write_text("# Case\n\nThe patient reports chest pain.\n")
     (folder / "cycle.yaml").write_text("name: loop\nclasses:\n  - id: k\n    concepts:\n"
                                        "      - {id: a, name: A, broader: [b]}\n      - {id: b, name: B, broader: [a]}\n")
     return {
@@ -270,11 +271,14 @@ def bad_inputs(folder: Path) -> dict[str, tuple[list[str], str]]:
         "huge object": (["objects", "add", str(folder / "many-cases.md"), "--kind", "anamnesis"],
                         "42,003 tokens is more than one object may hold (32,000"),
         "no such object": (["select", "--object", "nosuch"], "no object with id 'nosuch'"),
+        "blank kind": (["objects", "add", str(folder / "case.md"), "--kind", " "], "object kind ' ' is not valid"),
+        "kind with a slash": (["objects", "add", str(folder / "case.md"), "--kind", "fault/report"],
+                              "object kind 'fault/report' is not valid; use letters, digits"),
     }
 
 
 @pytest.mark.parametrize("case", ["binary", "encoding", "missing", "broken pdf", "object image", "broader cycle",
-                                  "huge object", "no such object"])
+                                  "huge object", "no such object", "blank kind", "kind with a slash"])
 def test_bad_input_is_one_line_and_writes_nothing(env, driver, tmp_path, case):
     args, says = bad_inputs(tmp_path / "bad")[case]
     before = counts(driver)

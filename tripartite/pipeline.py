@@ -25,7 +25,7 @@ from tripartite.lexical.ingest import ingest_paths
 from tripartite.lexical.readers import discover
 from tripartite.lexical.token_counters import make_token_counter
 from tripartite.objects.reader import SUPPORTED as OBJECT_FILES
-from tripartite.objects.reader import ObjectRecord, read_object
+from tripartite.objects.reader import ObjectRecord, object_kind, read_object
 from tripartite.objects.store import add_objects
 from tripartite.ontology.plugins import Plugin, resolve
 from tripartite.ontology.reader import Ontology
@@ -82,7 +82,8 @@ def prepare(inputs: Inputs) -> Prepared:
     found = discover(inputs.objects, kinds=OBJECT_FILES)
     if found.missing:
         raise InputError(f"{found.missing[0]}: no such object file or folder; fix the path")
-    kind = inputs.kind or (plugin.object_kinds[0] if plugin and plugin.object_kinds else "object")
+    default_kind = plugin.object_kinds[0] if plugin and plugin.object_kinds else "object"
+    kind = object_kind(inputs.kind) if inputs.kind is not None else default_kind
     objects = tuple(read_object(path, kind) for path in found.supported)
     if not objects:
         raise InputError(f"{', '.join(inputs.objects)}: no Markdown or text objects found")

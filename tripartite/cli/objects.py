@@ -39,9 +39,10 @@ def objects_add(app: App, paths: tuple[str, ...], kind: str, replace: bool, max_
     """Add objects from Markdown or text files (or folders of them); one file is one object."""
     from tripartite.lexical.readers import discover
     from tripartite.objects.reader import SUPPORTED as OBJECT_FILES
-    from tripartite.objects.reader import MAX_TOKENS, read_object
+    from tripartite.objects.reader import MAX_TOKENS, object_kind, read_object
     from tripartite.objects.store import add_objects
 
+    kind = object_kind(kind)
     found = discover(paths, kinds=OBJECT_FILES)
     if found.missing:
         raise TripartiteError(f"{found.missing[0]}: no such file or folder")

@@ -6,6 +6,7 @@ tripartite/lexical/ids.py for how a stored source keeps its id); its text is the
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,18 @@ MAX_BYTES = 5 * 1024 * 1024
 # anamnesis, one fault report) is a few thousand tokens; 32,000 leaves a 128k-token model room
 # for the concepts and the answer. A bigger file is most likely many cases in one.
 MAX_TOKENS = 32_000
+
+
+KIND = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")  # as a plugin's object_kinds ids, which route objects
+
+
+def object_kind(value: str) -> str:
+    """An object kind as given (stripped), refused when it is no id a plugin could name."""
+    kind = value.strip()
+    if not KIND.match(kind):
+        raise IngestError(f"object kind {value!r} is not valid; use letters, digits, '_', '-' or '.', "
+                          "e.g. anamnesis or fault-report")
+    return kind
 
 
 @dataclass(frozen=True)

@@ -163,9 +163,10 @@ class KnowledgeTools:
             raise TripartiteError("this server is read-only; start it with `tripartite mcp --allow-writes` "
                                   "to add objects")
         from tripartite.lexical.ids import slugify
-        from tripartite.objects.reader import ObjectRecord
+        from tripartite.objects.reader import ObjectRecord, object_kind
         from tripartite.objects.store import add_objects
 
+        kind = object_kind(kind)
         text = text.strip()
         if not text:
             raise TripartiteError("the object's text is empty; give the case to analyse")
