@@ -36,6 +36,19 @@ def test_paragraphs_list_items_and_code_blocks_are_boundaries():
                                       "```\ncode; here.\nMore code.\n```", "After."]
 
 
+def test_a_table_is_one_block_whose_rows_are_its_sentences(counter):
+    text = "Doses:\n| Drug | Dose |\n|---|---|\n| Apixaban | 5 mg |\nAfter the table.\n\n| Other | table |"
+    assert split_paragraphs(text) == ["Doses:", "| Drug | Dose |\n|---|---|\n| Apixaban | 5 mg |", "After the table.",
+                                      "| Other | table |"]
+    assert split_sentences(split_paragraphs(text)[1]) == ["| Drug | Dose |", "|---|---|", "| Apixaban | 5 mg |"]
+    # A chunk keeps the table as Markdown reads it: rows on consecutive lines, no blank line between.
+    doc = read_document(SAMPLES / "hypertension.md", "x")
+    from dataclasses import replace
+    doc = replace(doc, sections=(replace(doc.sections[0], body=text),))
+    assert [c.text for c in chunk_document(doc, counter).chunks] == [
+        "Doses:\n\n| Drug | Dose |\n|---|---|\n| Apixaban | 5 mg |\n\nAfter the table.\n\n| Other | table |"]
+
+
 # ---- markdown --------------------------------------------------------------------------------
 def test_markdown_heading_tree():
     text = ("---\ntitle: x\n---\nPreamble text.\n\n# Top\nIntro.\n\n## A\nText A.\n\n### A1\nDeep.\n\n"

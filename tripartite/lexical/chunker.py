@@ -69,6 +69,14 @@ def char_windows(text: str, max_chars: int) -> list[str]:
     return windows + ([text] if text else [])
 
 
+def _joint(piece: _Piece, previous_paragraph: int) -> str:
+    """What goes before a piece in its chunk: a blank line between paragraphs, a line break
+    between a table's rows (so the chunk still reads as one table), else a space."""
+    if piece.paragraph != previous_paragraph:
+        return "\n\n"
+    return "\n" if piece.text.startswith("|") else " "
+
+
 def _pack(pieces: list[_Piece], max_tokens: int) -> list[tuple[str, int]]:
     chunks: list[tuple[str, int]] = []
     text, tokens, paragraph = "", 0, -1
@@ -78,7 +86,7 @@ def _pack(pieces: list[_Piece], max_tokens: int) -> list[tuple[str, int]]:
             chunks.append((text, tokens))
             text, tokens = "", 0
         if text:
-            text += (" " if piece.paragraph == paragraph else "\n\n") + piece.text
+            text += _joint(piece, paragraph) + piece.text
         else:
             text = piece.text
         tokens += piece.tokens

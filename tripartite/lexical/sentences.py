@@ -22,7 +22,8 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 
 
 def split_paragraphs(text: str) -> list[str]:
-    """Blocks separated by blank lines; list items, table rows and fenced code stay whole."""
+    """Blocks separated by blank lines; list items and fenced code stay whole, and a table's
+    rows (adjacent lines starting with '|') are one block."""
     lines = text.splitlines()
     if len(lines) <= 1:  # one line is one block (most extracts): no scan
         return [text.strip()] if text.strip() else []
@@ -51,20 +52,27 @@ def split_paragraphs(text: str) -> list[str]:
             continue
         if not line.strip():
             flush()
-        elif _LIST_ITEM.match(line) or line.lstrip().startswith("|"):
+        elif line.lstrip().startswith("|"):
+            if current and not current[-1].startswith("|"):
+                flush()  # a table starts its own block
+            current.append(line.strip())
+        elif _LIST_ITEM.match(line):
             flush()
             current.append(line.strip())
-            if line.lstrip().startswith("|"):
-                flush()
         else:
+            if current and current[-1].startswith("|"):
+                flush()  # text right under a table is not a row
             current.append(line.strip())
     flush()
     return [b for b in blocks if b]
 
 
 def split_sentences(paragraph: str) -> list[str]:
-    if paragraph.startswith(("```", "~~~", "|")):
+    """The sentences of a paragraph; a code block is one, and a table's rows are its sentences."""
+    if paragraph.startswith(("```", "~~~")):
         return [paragraph]
+    if paragraph.startswith("|"):
+        return paragraph.split("\n")
     text = " ".join(paragraph.split()) if "\n" in paragraph else paragraph
     sentences: list[str] = []
     start = 0
