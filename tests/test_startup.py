@@ -35,3 +35,28 @@ def test_the_cli_reference_names_every_command_and_option_as_it_is():
 
     document = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text(encoding="utf-8")
     assert written(document, cli) == document, "docs/cli.md is behind the commands: python -m tripartite.cli.reference --write docs/cli.md"
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--bogus"], "No such option '--bogus' (usage: tripartite [OPTIONS] COMMAND [ARGS]...; `tripartite --help`"),
+    (["kgg"], "No such command 'kgg'. Did you mean 'kg'?"),
+    (["prompt"], "Missing argument 'OBJECT_ID' (usage: tripartite prompt [OPTIONS] OBJECT_ID;"),
+    (["ontology", "import", "x.obo", "--root", "A", "--name", "b", "--depth", "1"],
+     "Invalid value for '--depth': 1 is not in the range x>=2 (usage: tripartite ontology import"),
+    (["tune", "--forget", "--store"], "give --store or --forget, not both (usage: tripartite tune"),
+])
+def test_an_argument_error_is_one_line_naming_the_usage(args, says):
+    from click.testing import CliRunner
+    from tripartite.cli import cli
+
+    result = CliRunner().invoke(cli, args, prog_name="tripartite")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"error: {says}") and result.stderr.count("\n") == 1, result.stderr
+
+
+def test_a_group_without_a_command_shows_its_help():
+    from click.testing import CliRunner
+    from tripartite.cli import cli
+
+    result = CliRunner().invoke(cli, ["kg"])
+    assert result.exit_code == 2 and "Commands:" in result.output and "extract" in result.output

@@ -3,6 +3,7 @@ wiring and printing (common.py holds what they share)."""
 from __future__ import annotations
 
 import logging
+import sys
 import traceback
 
 import click
@@ -18,12 +19,28 @@ from tripartite.infra.graph import neo4j_error_line
 
 def _is_neo4j_error(exc: BaseException) -> bool:
     """A Neo4j or driver failure (the driver is imported only once a command used it)."""
-    import sys
-
     if isinstance(exc, ConnectionError):
         return True
     errors = sys.modules.get("neo4j.exceptions")
     return errors is not None and isinstance(exc, (errors.Neo4jError, errors.DriverError))
+
+
+def report_usage_error(exc: click.UsageError) -> None:
+    """A group called without a command shows its help, as click does; any other usage error is
+    one line on stderr."""
+    if isinstance(exc, getattr(click.exceptions, "NoArgsIsHelpError", ())):
+        exc.show()
+    else:
+        click.echo(f"error: {usage_line(exc)}", err=True)
+
+
+def usage_line(exc: click.UsageError) -> str:
+    """Click's three-line usage error as one: what is wrong, the usage, where the help is."""
+    message = " ".join(exc.format_message().split())
+    if exc.ctx is None:
+        return message
+    usage = " ".join(exc.ctx.get_usage().split()).removeprefix("Usage: ")
+    return f"{message.rstrip('.')} (usage: {usage}; `{exc.ctx.command_path} --help` says more)"
 
 
 class TripartiteGroup(click.Group):
@@ -31,9 +48,19 @@ class TripartiteGroup(click.Group):
     own message, a Neo4j error in the middle of a command with what happened and the fix.
     With --debug the traceback follows."""
 
+    def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as exc:  # the top-level options (`tripartite --bogus`)
+            report_usage_error(exc)
+            sys.exit(exc.exit_code)
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:  # a subcommand's arguments: one line too, with its usage
+            report_usage_error(exc)
+            ctx.exit(exc.exit_code)
         except TripartiteError as exc:
             self._fail(ctx, str(exc), exc)
             if isinstance(exc, ServerError) and exc.log_tail:
