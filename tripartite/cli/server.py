@@ -42,7 +42,8 @@ def ensure_server(app: App, note=say) -> None:
         note(f"using the Neo4j already listening on 127.0.0.1:{port} (not the local server of {local.home}); "
              "set NEO4J_URI to name a server explicitly")
         return
-    note("starting the local Neo4j (first time: fetching its jars from Maven Central)")
+    # Fetching the jars, when they are not cached yet, says so itself.
+    note(f"starting the local Neo4j in {local.home} (it keeps running; `tripartite server stop` stops it)")
     local.start()
 
 
