@@ -47,7 +47,7 @@ def test_stdio_lists_tools_builds_prompts_and_reports_errors_as_tool_errors(samp
             for tool in tools.values():
                 assert tool.description and tool.input_schema["type"] == "object"
             assert tools["search"].input_schema["properties"]["mode"]["enum"] == \
-                ["tripartite", "rag", "hybrid", "local", "global"]
+                ["tripartite", "rag", "local", "global", "hybrid"]  # as `tripartite search` lists them
             assert tools["object_prompt"].input_schema["required"] == ["object_id"]
 
             prompt = await client.call_tool("object_prompt", {"object_id": "patient-a"})

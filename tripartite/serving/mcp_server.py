@@ -17,6 +17,8 @@ from pydantic import BaseModel, Field
 
 from tripartite.infra.config import Settings
 from tripartite.infra.errors import TripartiteError
+from tripartite.search.constants import MODES as OBJECT_MODES
+from tripartite.search.constants import QUESTION_MODES
 from tripartite.serving.tools import KnowledgeTools
 
 TOKEN_VARIABLE = "TRIPARTITE_MCP_TOKEN"
@@ -27,8 +29,8 @@ prompt quotes source text with numbered references (document > section) you can 
 - trace_chunk: where a referenced chunk sits, with its full text.
 - list_ontologies: the concepts the graph is organised by."""
 
-Mode = Literal["tripartite", "rag", "local", "global"]
-SearchMode = Literal["tripartite", "rag", "hybrid", "local", "global"]
+Mode = Literal[OBJECT_MODES]  # the schema's enum: one list, search/constants.py
+SearchMode = Literal[QUESTION_MODES]
 Budget = Annotated[int | None, Field(ge=100, le=50_000, description="The prompt's token budget (cl100k_base); "
                                                                    "default: the mode's own.")]
 

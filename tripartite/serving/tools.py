@@ -12,9 +12,9 @@ from typing import Iterator
 
 from tripartite.infra.config import Settings
 from tripartite.infra.errors import Neo4jUnavailable, TripartiteError
+from tripartite.search.constants import MODES as OBJECT_MODES
+from tripartite.search.constants import QUESTION_MODES
 
-OBJECT_MODES = ("tripartite", "rag", "local", "global")
-QUESTION_MODES = ("tripartite", "rag", "hybrid", "local", "global")
 MAX_OBJECT_CHARACTERS = 200_000
 
 
