@@ -238,6 +238,28 @@ def test_a_failing_endpoint_stops_the_run_early_and_loses_nothing(loaded, driver
         assert invoke(["analyze"], env).exit_code == 0
         assert counts(driver)["mentioned_in"] > 0
 
+def test_search_with_a_failing_endpoint_is_one_line_per_mode(loaded):
+    """Modes that ask the LLM before the answer (the question read like an object, the
+    keywords) check the endpoint first, and a call that fails all the same is one line too."""
+    question = "What lowers blood pressure?"
+    unreachable = {**loaded, "OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "TRIPARTITE_LLM_MODEL": "fake-chat"}
+    with FakeOpenAI() as server:
+        server.always = "400"  # it answers /models, then refuses every chat request
+        refusing = {**loaded, "OPENAI_BASE_URL": server.base_url, "TRIPARTITE_LLM_MODEL": "fake-chat",
+                    "OPENAI_API_KEY": "sk-secret-key"}
+        for mode in ("tripartite", "local", "hybrid"):
+            line = one_error_line(invoke(["search", mode, question], unreachable))
+            assert line.startswith("error: LLM endpoint http://127.0.0.1:9/v1 is not reachable"), (mode, line)
+            failed = invoke(["search", mode, question], refusing)
+            assert failed.exit_code == 1 and "Traceback" not in failed.output
+            assert one_error_line(failed).startswith("error: the LLM call failed: "), (mode, failed.output)
+            assert "HTTP 400" in failed.output and "sk-secret" not in failed.output
+        line = one_error_line(invoke(["prompt", "patient-a", "--mode", "local"], unreachable))
+        assert "is not reachable" in line
+        # rag asks no LLM: it builds its prompt whatever the endpoint.
+        assert invoke(["search", "rag", question], unreachable).exit_code == 0
+
+
 
 def test_doctor_never_prints_what_an_endpoint_refusing_the_key_says(env):
     with FakeOpenAI() as server:

@@ -25,6 +25,12 @@ def _is_neo4j_error(exc: BaseException) -> bool:
     return errors is not None and isinstance(exc, (errors.Neo4jError, errors.DriverError))
 
 
+def _is_llm_error(exc: BaseException) -> bool:
+    """A failed LLM call (the providers module is imported only once a command used one)."""
+    providers = sys.modules.get("tripartite.infra.llm.providers")
+    return providers is not None and isinstance(exc, (providers.ProviderError, providers.RetryableError))
+
+
 def report_usage_error(exc: click.UsageError) -> None:
     """A group called without a command shows its help, as click does; any other usage error is
     one line on stderr."""
@@ -68,6 +74,9 @@ class TripartiteGroup(click.Group):
                 click.echo(exc.log_tail, err=True)
             ctx.exit(1)
         except Exception as exc:
+            if _is_llm_error(exc):  # a call no command caught: still one line
+                self._fail(ctx, f"the LLM call failed: {exc}; `tripartite doctor` checks the endpoint and model", exc)
+                ctx.exit(1)
             if not _is_neo4j_error(exc):
                 raise
             app = ctx.find_object(App)

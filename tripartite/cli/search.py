@@ -91,8 +91,9 @@ def search_options(command, budget_help: str = "The final prompt's budget (local
 
 
 def _search(app: App, run, question: str, dry_run: bool, answer: bool, offline: bool, concurrency: int,
-            offline_provider) -> dict:
-    """Run a search with the runner it needs, and send its prompt on with --answer."""
+            offline_provider, calls_llm: bool = True) -> dict:
+    """Run a search with the runner it needs, and send its prompt on with --answer. A mode that
+    asks the LLM before the answer (`calls_llm`) finds out first whether the endpoint answers."""
     from tripartite.infra.llm import open_runner
     from tripartite.infra.llm.providers import ProviderError, RetryableError
 
@@ -104,7 +105,13 @@ def _search(app: App, run, question: str, dry_run: bool, answer: bool, offline: 
     if not question.strip():
         raise TripartiteError("the question is empty; ask something, e.g. tripartite search local \"What is AWEL?\"")
     with open_runner(settings, offline_provider, offline=offline, concurrency=concurrency) as runner:
-        result = run(runner)
+        if settings.llm.configured and not offline and ((calls_llm and not dry_run) or answer):
+            runner.provider.check_reachable()
+        try:
+            result = run(runner)
+        except (ProviderError, RetryableError) as exc:  # reachable, yet a call failed (a model it lacks, a 500)
+            raise TripartiteError(f"the LLM call failed: {exc}; `tripartite doctor` checks the endpoint and model, "
+                                  "--offline searches without it") from None
         if answer:
             try:
                 result["answer"] = runner.complete_text(result["prompt"], stage="answer")
@@ -153,7 +160,8 @@ def question_search(app: App, mode: str, question: str, max_tokens: int | None, 
 
         def run(runner):
             return question_prompt(app.graph, question, mode, embedder, runner, max_tokens=max_tokens)
-    return _search(app, run, question, dry_run, answer, offline, concurrency, offline_provider)
+    return _search(app, run, question, dry_run, answer, offline, concurrency, offline_provider,
+                   calls_llm=mode != "rag")
 
 
 def global_or_local(app: App, mode: str, question: str, max_tokens: int | None, answer: bool = False) -> dict:

@@ -154,6 +154,8 @@ def prompt_command(app: App, object_id: str, prompt_mode: str, **flags) -> dict:
     if prompt_mode == "tripartite":
         return build(app, object_id, **flags)
     with open_runner(app.settings, PointRanker()) as runner:
+        if prompt_mode != "rag" and app.settings.llm.configured:  # local's keywords, global's map step
+            runner.provider.check_reachable()
         return other_mode(app, object_id, prompt_mode, flags, runner)
 
 

@@ -268,6 +268,8 @@ def evaluate_questions(settings, graph, path: Path, modes: list[str], budgets: l
         reader = stack.enter_context(open_runner(settings, ExtractiveProvider(extracts_embedder), offline=offline,
                                                  concurrency=concurrency))
         analyzer = Analyzer(graph, extracts_embedder, reader)
+        if settings.llm.configured and not offline and set(modes) - {"rag"}:
+            search_runner.provider.check_reachable()  # before any prompt, not as the first question's failure
 
         def build(question: str, mode: str, budget: int) -> dict:
             return question_prompt(graph, question, mode, embedder, search_runner, analyzer, budget, chosen.alpha,
