@@ -67,7 +67,16 @@ def test_a_question_file_is_checked_with_one_line_per_fault(tmp_path):
                         ("questions:\n  - {question: \"Why\", answers: [a], scope: wide}", "scope is 'wide'"),
                         ("questions: [", "not a readable YAML file"),
                         ("questions:\n  - {id: a, question: A, answers: [x]}\n  - {id: a, question: B, answers: [y]}",
-                         "question 2 has the id 'a' of an earlier one")):
+                         "question 2 has the id 'a' of an earlier one"),
+                        # Each of these would score as a result: a string read letter by letter, a
+                        # blank phrase that every prompt holds, a number asked as a question.
+                        ("questions:\n  - question: Why\n    answers: zq xj",
+                         "question 1: `answers:` must be a list, e.g. answers: ['zq xj']"),
+                        ("questions:\n  - question: Why\n    answers: ['  ']",
+                         "every entry of `answers:` must be a non-blank phrase"),
+                        ("questions:\n  - question: Why\n    chunks: ['']",
+                         "every entry of `chunks:` must be a non-blank chunk id"),
+                        ("questions:\n  - {question: 12345, answers: [a]}", "`question:` is 12345, not text")):
         bad = tmp_path / "bad.yaml"
         bad.write_text(text)
         with pytest.raises(TripartiteError, match=re.escape(fault)) as caught:

@@ -57,11 +57,21 @@ def load_questions(path: Path) -> list[Question]:
                               "answers or chunks)")
     found = []
     for n, entry in enumerate(entries, start=1):
-        if not isinstance(entry, dict) or not isinstance(entry.get("question"), str) or not entry["question"].strip():
+        if not isinstance(entry, dict) or entry.get("question") is None or not str(entry["question"]).strip():
             raise TripartiteError(f"{path}: question {n} has no `question:` text")
+        if not isinstance(entry["question"], str):
+            raise TripartiteError(f"{path}: question {n}: `question:` is {entry['question']!r}, not text; put it in "
+                                  "quotes")
         answers, chunks = entry.get("answers") or [], entry.get("chunks") or []
-        if not all(isinstance(a, (str, int, float)) for a in answers) or not all(isinstance(c, str) for c in chunks):
-            raise TripartiteError(f"{path}: question {n}: answers and chunks must be lists of strings")
+        for key, values, kinds in (("answers", answers, (str, int, float)), ("chunks", chunks, (str,))):
+            # A bare string would be read letter by letter, a blank phrase is in every prompt:
+            # both would score as results.
+            if not isinstance(values, list):
+                raise TripartiteError(f"{path}: question {n}: `{key}:` must be a list, e.g. {key}: "
+                                      f"[{values!r}]")
+            if not all(isinstance(v, kinds) and not isinstance(v, bool) and str(v).strip() for v in values):
+                raise TripartiteError(f"{path}: question {n}: every entry of `{key}:` must be a non-blank "
+                                      f"{'phrase' if key == 'answers' else 'chunk id'}")
         if not answers and not chunks:
             raise TripartiteError(f"{path}: question {n} has neither `answers:` nor `chunks:`; give what a right "
                                   "prompt must hold")
@@ -73,7 +83,7 @@ def load_questions(path: Path) -> list[Question]:
             raise TripartiteError(f"{path}: question {n} has the id {qid!r} of an earlier one; give each question its "
                                   "own id")
         found.append(Question(qid, entry["question"].strip(),
-                              tuple(str(a) for a in answers), tuple(chunks), scope))
+                              tuple(str(a).strip() for a in answers), tuple(c.strip() for c in chunks), scope))
     return found
 
 
