@@ -172,7 +172,14 @@ def test_rewording_a_concept_reads_its_chunks_again_and_leaves_the_others(driver
     assert one(driver, "MATCH (:Concept {id: 'mini:smoke'})-[m:MENTIONED_IN]->() "
                        "RETURN collect(m.analysed_at) AS at")["at"] == smoke_before  # not read again
     again = invoke(["ontology", "load", str(path), "--force"], env)
-    assert again.exit_code == 0 and "reworded" not in again.output
+    assert again.exit_code == 0 and "reworded" not in again.output and "new" not in again.output
+    # A concept renamed by id is one removed (with its extracts) and one new (read by the next analyze).
+    path.write_text(path.read_text().replace("id: smoke", "id: tobacco"))
+    renamed = invoke(["ontology", "load", str(path)], env)
+    assert renamed.exit_code == 0
+    assert "1 concepts new (mini:tobacco): no chunk or object was read for them yet, so no prompt has them: " \
+           "`tripartite analyze`, then `tripartite select`" in renamed.output
+    assert "1 concepts removed (mini:smoke), with their 1 extracts: `tripartite select` updates" in renamed.output
 
 
 @pytest.mark.neo4j

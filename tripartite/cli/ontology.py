@@ -21,7 +21,7 @@ def ontology_group() -> None:
 @click.option("--replace", is_flag=True,
               help="Replace an ontology of the same name loaded from another file (its concepts' extracts go).")
 @output(lambda s: [f"{'loaded' if s['changed'] else 'unchanged'} {s['ontology']}: {s['classes']} classes, "
-                   f"{s['concepts']} concepts"] + _reworded_lines(s["reworded"]))
+                   f"{s['concepts']} concepts"] + _changed_lines(s))
 @pass_app
 def ontology_load(app: App, name_or_path: str, force: bool, replace: bool) -> dict:
     """Load a plugin ontology by NAME (see `ontology plugins`) or an ontology YAML file by PATH."""
@@ -31,17 +31,31 @@ def ontology_load(app: App, name_or_path: str, force: bool, replace: bool) -> di
     parsed, plugin = resolve(name_or_path)  # validated completely before anything is written
     loaded = load_ontology(app.graph, parsed, plugin.question if plugin else "", force=force, replace=replace)
     return {"ontology": parsed.name, "classes": len(parsed.classes), "concepts": len(parsed.concepts),
-            "plugin": plugin.name if plugin else None, "changed": loaded.written, "reworded": loaded.reworded}
+            "plugin": plugin.name if plugin else None, "changed": loaded.written, "reworded": loaded.reworded,
+            "added": loaded.added, "removed": loaded.removed, "removed_extracts": loaded.removed_extracts}
 
 
-def _reworded_lines(reworded: list[dict]) -> list[str]:
-    """What a reload with new wording leaves to do: the reader's answers were to the old words."""
-    if not reworded:
-        return []
-    extracts = sum(r["chunk_extracts"] + r["object_extracts"] for r in reworded)
-    names = ", ".join(r["id"] for r in reworded[:3]) + (", ..." if len(reworded) > 3 else "")
-    return [f"{len(reworded)} concepts reworded ({names}): `tripartite analyze` reads every chunk and object for "
-            f"them again, then `tripartite select` (their {extracts} extracts stay until then)"]
+def _named(ids: list[str]) -> str:
+    return ", ".join(ids[:3]) + (", ..." if len(ids) > 3 else "")
+
+
+def _changed_lines(loaded: dict) -> list[str]:
+    """What a reload leaves to do: concepts reworded (the reader's answers were to the old
+    words) or added are read by the next analyze; removed ones took their extracts along."""
+    lines = []
+    reworded, added, removed = loaded["reworded"], loaded["added"], loaded["removed"]
+    if reworded:
+        extracts = sum(r["chunk_extracts"] + r["object_extracts"] for r in reworded)
+        lines.append(f"{len(reworded)} concepts reworded ({_named([r['id'] for r in reworded])}): `tripartite "
+                     f"analyze` reads every chunk and object for them again, then `tripartite select` (their "
+                     f"{extracts} extracts stay until then)")
+    if added:
+        lines.append(f"{len(added)} concepts new ({_named(added)}): no chunk or object was read for them yet, so no "
+                     "prompt has them: `tripartite analyze`, then `tripartite select`")
+    if removed:
+        lines.append(f"{len(removed)} concepts removed ({_named(removed)}), with their {loaded['removed_extracts']} "
+                     "extracts: `tripartite select` updates the prompts")
+    return lines
 
 
 @ontology_group.command("list")

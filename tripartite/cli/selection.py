@@ -20,7 +20,24 @@ def _select_lines(report: dict) -> list[str]:
              f"blanket; the floor (each concept's best) adds {report['floor']} for the default selection"]
     if report.get("why_none"):
         lines.append(f"note: {report['why_none']}")
+    elif report.get("unanalysed"):
+        lines.append(f"note: {report['unanalysed']}")
     return lines
+
+
+def unanalysed_note(graph) -> str:
+    """The chunks and objects a selection could not use, not analysed for every loaded concept
+    (their extracts are missing: each prompt lacks them in silence otherwise); "" when none."""
+    found = graph.one("analysis/unanalysed")
+    if not found:
+        return ""
+    parts = [f"{found[n]:,} of {found[total]:,} {what}" for n, total, what in
+             (("unanalysed", "chunks", "chunks"), ("unanalysed_objects", "objects", "objects")) if found[n]]
+    if not parts:
+        return ""
+    return (f"{' and '.join(parts)} are not analysed for every loaded concept (added or changed since the last "
+            "analysis, or a concept loaded or reworded), so this selection leaves their extracts out: run "
+            "`tripartite analyze`, then `tripartite select`")
 
 
 def why_no_candidates(counts: dict) -> str:
@@ -66,7 +83,9 @@ def select_command(app: App, alpha: float | None, beta: float | None, object_ids
     result = {"alpha": chosen.alpha, "beta": chosen.beta, **vars(report), "objects": list(object_ids)}
     if not report.candidates and not object_ids:
         result["why_none"] = why_no_candidates(app.graph.one("evaluation/graph_counts"))
-    elif object_ids:
+    else:
+        result["unanalysed"] = unanalysed_note(app.graph)
+    if object_ids:
         unanalysed = [row["id"] for row in app.graph.run("objects/object_state", object_ids=list(object_ids))
                       if not row["analysed"] and row["concepts_loaded"]]
         if unanalysed:

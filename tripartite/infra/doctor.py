@@ -49,6 +49,7 @@ def run_checks(settings: Settings) -> list[Check]:
                 checks.append(Check("migrations current", False, "skipped: the database does not answer"))
             else:
                 checks.append(_migrations_check(graph, settings))
+                checks.append(_analysis_check(graph))
                 checks.append(_provenance_check(graph, settings))
                 checks.append(_selection_check(graph, settings))
                 checks.append(_chunk_vectors_check(graph, settings))
@@ -92,6 +93,24 @@ def _chunk_vectors_check(graph: Graph, settings: Settings) -> Check:
     except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError):
         return Check("chunks embedded", False, "skipped: the database does not answer", required=False)
     return Check("chunks embedded", not missing, missing or f"every chunk has both vectors from {model}", required=False)
+
+
+def _analysis_check(graph: Graph) -> Check:
+    """Whether every chunk and object was analysed for every loaded concept: what was not has
+    no extracts, so prompts leave it out."""
+    try:
+        found = graph.one("analysis/unanalysed")
+    except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError):
+        return Check("analysis complete", False, "skipped: the database does not answer", required=False)
+    if not found["concepts"]:
+        return Check("analysis complete", True, "no ontology loaded yet", required=False)
+    if not found["unanalysed"] and not found["unanalysed_objects"]:
+        return Check("analysis complete", True, f"{found['chunks']:,} chunks and {found['objects']:,} objects analysed "
+                                                "for every loaded concept", required=False)
+    return Check("analysis complete", False, f"{found['unanalysed']:,} of {found['chunks']:,} chunks and "
+                                             f"{found['unanalysed_objects']:,} of {found['objects']:,} objects not "
+                                             "analysed for every loaded concept; prompts leave them out: "
+                                             "`tripartite analyze`, then `tripartite select`", required=False)
 
 
 def _provenance_check(graph: Graph, settings: Settings) -> Check:

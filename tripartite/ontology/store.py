@@ -11,10 +11,14 @@ from tripartite.ontology.reader import Ontology
 
 @dataclass
 class Loaded:
-    """What a load did: whether it wrote anything, and the concepts it reworded (their ids, and
-    the extracts that wait to be read again)."""
+    """What a load did: whether it wrote anything; on a reload, the concepts it reworded (their
+    ids, and the extracts that wait to be read again), added (no chunk or object read for them
+    yet) and removed (with their extracts)."""
     written: bool
     reworded: list[dict] = field(default_factory=list)  # [{id, chunk_extracts, object_extracts}]
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    removed_extracts: int = 0
 
 
 def load_ontology(graph: Graph, ontology: Ontology, question: str = "", force: bool = False,
@@ -42,14 +46,18 @@ def load_ontology(graph: Graph, ontology: Ontology, question: str = "", force: b
     meta = {"id": ontology.name, "version": ontology.version, "description": ontology.description,
             "source": ontology.source, "checksum": ontology.checksum, "question": question}
 
-    def write(tx) -> list[dict]:
+    def write(tx) -> Loaded:
         reworded = tx.run("ontology/reworded_concepts", concepts=concepts)
+        changes = tx.run("ontology/added_and_removed_concepts", ontology_id=ontology.name,
+                         concept_ids=[c["id"] for c in concepts])[0]
         tx.run("ontology/write_ontology", ontology=meta, classes=classes, concepts=concepts,
                reworded=[r["id"] for r in reworded])
         tx.run("kg/link_concepts")  # a triplet graph joins the new concepts now
         tx.run("selection/inputs_changed", what="ontology")
-        return reworded
-    return Loaded(True, graph.write_transaction(write))
+        if not state:  # a first load: every concept is new, which is no news
+            return Loaded(True, reworded)
+        return Loaded(True, reworded, changes["added"], changes["removed"], changes["removed_extracts"])
+    return graph.write_transaction(write)
 
 
 def list_ontologies(graph: Graph) -> list[dict]:

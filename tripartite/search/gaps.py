@@ -36,7 +36,7 @@ def triplet_graph_gaps(graph: Graph) -> str:
 def analysis_gap(graph: Graph) -> str:
     """One line on the chunks whose extracts are missing (not analysed for every loaded concept),
     or "" when none are."""
-    found = graph.one("analysis/unanalysed_chunks")
+    found = graph.one("analysis/unanalysed")
     if not found or not found["unanalysed"]:
         return ""
     return (f"{found['unanalysed']:,} of {found['chunks']:,} chunks are not analysed for every loaded concept "
