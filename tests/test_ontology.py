@@ -1,5 +1,6 @@
 """Plugin ontologies and objects: validation without a database, loading into a real Neo4j."""
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -210,3 +211,48 @@ def test_objects_add_is_idempotent_and_a_change_drops_derived_edges(driver, env,
     bad.write_bytes(b"\xff\xfe broken")
     result = invoke(["objects", "add", str(bad), str(folder), "--kind", "anamnesis"], env)
     assert result.exit_code == 1 and "bad.md: not UTF-8" in result.output
+
+
+@pytest.mark.neo4j
+def test_a_plugin_folder_anywhere_brings_its_prompts_and_question(driver, env, tmp_path):
+    """A plugin copied out of plugins/ (or written by `ontology import` or `draft`): its prompts
+    are stored with the ontology at load, so the analysis sends them even once the folder is
+    gone; its ontology.yaml loaded by path is the same plugin (question and prompts kept)."""
+    from fake_openai import FakeOpenAI
+
+    folder = tmp_path / "cardx"
+    shutil.copytree(samples_dir().parent / "plugins" / "cardiology", folder)
+    for name in ("plugin.yaml", "ontology.yaml"):
+        (folder / name).write_text((folder / name).read_text().replace("name: cardiology", "name: cardx"))
+    chunk_prompt = folder / "prompts" / "chunk.md"
+    chunk_prompt.write_text("Our own reading rules, MARKER-7731.\n" + chunk_prompt.read_text())
+    doc = tmp_path / "bp.md"
+    doc.write_text("# Blood pressure\n\nHypertension is treated with lisinopril.\n")
+    assert invoke(["ingest", str(doc)], env).exit_code == 0
+    assert invoke(["ontology", "load", str(folder)], env).exit_code == 0
+    same = invoke(["ontology", "load", str(folder / "ontology.yaml")], env)
+    assert same.exit_code == 0 and same.output.startswith("unchanged cardx")
+    question = "MATCH (o:Ontology {id: 'cardx'}) RETURN o.question AS q"
+    assert driver.execute_query(question).records[0]["q"].startswith("Given the patient's history")
+    shutil.rmtree(folder)
+    with FakeOpenAI() as server:
+        analysed = invoke(["analyze", "--ontology", "cardx"], {**env, "OPENAI_BASE_URL": server.base_url,
+                                                                "TRIPARTITE_LLM_MODEL": "fake-chat"})
+        assert analysed.exit_code == 0, analysed.output
+        sent = [json.dumps(r["body"]) for r in server.chat_requests()]
+        assert sent and all("MARKER-7731" in body for body in sent)
+
+
+@pytest.mark.parametrize("prompts, says", [
+    ("prompts: {chunks: prompts/chunk.md}", "prompt stage 'chunks' is unknown; use chunk or object"),
+    ("prompts: {chunk: prompts/empty.md}", "the chunk prompt has no {concepts}"),
+])
+def test_a_plugin_prompt_that_could_not_work_is_refused(tmp_path, prompts, says):
+    folder = tmp_path / "p"
+    (folder / "prompts").mkdir(parents=True)
+    (folder / "prompts" / "chunk.md").write_text("{concepts}\n{text}\n")
+    (folder / "prompts" / "empty.md").write_text("Read it.\n")
+    (folder / "ontology.yaml").write_text("name: p\nclasses: [{id: k, concepts: [{id: a, name: A}]}]\n")
+    (folder / "plugin.yaml").write_text(f"name: p\nontology: ontology.yaml\n{prompts}\n")
+    with pytest.raises(OntologyError, match=re.escape(says)):
+        resolve(str(folder))

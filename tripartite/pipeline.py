@@ -132,8 +132,8 @@ def run_pipeline(settings: Settings, graph: Graph, prepared: Prepared, say: Call
         report.ingested = len(ingested.ingested)
         report.chunks_written = ingested.chunks_written
         step("embed", f"embedding chunks ({embedder.name})", lambda: embed_chunks(graph, embedder))
-        question = prepared.plugin.question if prepared.plugin else ""
-        step("ontology", f"loading the ontology {ontology.name}", lambda: load_ontology(graph, ontology, question, replace=True))
+        step("ontology", f"loading the ontology {ontology.name}",
+             lambda: load_ontology(graph, ontology, prepared.plugin, replace=True))
         added = step("objects", f"adding {len(objects)} objects ({kind})", lambda: add_objects(graph, objects))
         report.objects = sorted(added["added"] + added["changed"] + added["unchanged"])
         report.provider, report.model = provider.name, provider.model

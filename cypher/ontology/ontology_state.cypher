@@ -3,4 +3,5 @@
 
 MATCH (o:Ontology {id: $ontology_id})
 RETURN o.checksum AS checksum, coalesce(o.question, '') AS question, o.source AS source,
+       o.chunk_prompt AS chunk_prompt, o.object_prompt AS object_prompt,
        COUNT { (c:Concept {ontology: $ontology_id})-[:MENTIONED_IN]->() } AS chunk_extracts;

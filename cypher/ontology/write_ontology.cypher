@@ -2,7 +2,8 @@
 // and BROADER edges. Concepts and classes that left the file are removed together with what
 // was derived from them (extract edges, Evidence, score distributions; see below). Runs in one
 // transaction.
-// Parameters: $ontology {id, name, version, description, source, checksum, question},
+// Parameters: $ontology {id, name, version, description, source, checksum, question,
+// chunk_prompt, object_prompt (its plugin's extraction prompts; '' for the default)},
 // $classes [{id, key, name, description}], $concepts [{id, key, name, class_id, synonyms,
 // related, source, description, broader: [concept ids]}], $reworded [ids of concepts whose
 // wording changed: see reworded_concepts]
@@ -10,6 +11,7 @@
 MERGE (o:Ontology {id: $ontology.id})
 SET o.version = $ontology.version, o.description = $ontology.description,
     o.source = $ontology.source, o.checksum = $ontology.checksum, o.question = $ontology.question,
+    o.chunk_prompt = $ontology.chunk_prompt, o.object_prompt = $ontology.object_prompt,
     o.loaded_at = datetime();
 
 // Concepts that are no longer in the file, and everything derived from them: their Evidence,

@@ -58,7 +58,7 @@ class Analyzer:
         self.prefilter = prefilter
         self.ontology = ontology
         self.persist_glosses = persist_glosses  # False where only reading (a question, an MCP server)
-        self.templates = plugin_templates()
+        self._templates: dict[str, dict[str, str]] | None = None
         self._concepts: dict[str, ConceptInfo] | None = None
         self.ontology_of: dict[str, str] = {}
         self._gloss: dict[str, np.ndarray] = {}
@@ -77,6 +77,12 @@ class Analyzer:
 
     def _gloss_key(self, concept: ConceptInfo) -> str:
         return f"{self.embedder.name}:{hashlib.sha256(concept.gloss.encode('utf-8')).hexdigest()[:16]}"
+
+    @property
+    def templates(self) -> dict[str, dict[str, str]]:
+        if self._templates is None:  # read when first needed, like the concepts
+            self._templates = plugin_templates(self.graph)
+        return self._templates
 
     def _template(self, ontology: str, stage: str) -> str:
         default = DEFAULT_CHUNK_PROMPT if stage == "chunk" else DEFAULT_OBJECT_PROMPT

@@ -1,5 +1,6 @@
 """The extraction prompts of the pre-analysis: the default templates, a plugin's own
-(plugins/<name>/prompts/chunk.md and object.md), and how a template is filled."""
+(<plugin folder>/prompts/chunk.md and object.md, stored with its ontology when it is loaded),
+and how a template is filled."""
 from __future__ import annotations
 
 import hashlib
@@ -51,10 +52,17 @@ def concept_lines(concepts: list[ConceptInfo]) -> str:
     return "\n".join(f"- {c.id}: {c.name}. {c.description}".rstrip() for c in concepts)
 
 
-def plugin_templates() -> dict[str, dict[str, str]]:
+def plugin_templates(graph) -> dict[str, dict[str, str]]:
+    """Each loaded ontology's own prompts by stage, as stored when it was loaded; for one an
+    older version loaded (nothing stored), the shipped plugin's of its name."""
+    shipped = {p.name: p for p in available_plugins()}
     found: dict[str, dict[str, str]] = {}
-    for plugin in available_plugins():
-        found[plugin.name] = {stage: path.read_text(encoding="utf-8") for stage, path in plugin.prompts.items()}
+    for row in graph.run("ontology/prompt_templates"):
+        if row["chunk"] is None and row["object"] is None:
+            plugin = shipped.get(row["ontology"])
+            found[row["ontology"]] = plugin.templates() if plugin else {}
+        else:
+            found[row["ontology"]] = {stage: row[stage] for stage in ("chunk", "object") if row[stage]}
     return found
 
 

@@ -29,7 +29,7 @@ def ontology_load(app: App, name_or_path: str, force: bool, replace: bool) -> di
     from tripartite.ontology.store import load_ontology
 
     parsed, plugin = resolve(name_or_path)  # validated completely before anything is written
-    loaded = load_ontology(app.graph, parsed, plugin.question if plugin else "", force=force, replace=replace)
+    loaded = load_ontology(app.graph, parsed, plugin, force=force, replace=replace)
     return {"ontology": parsed.name, "classes": len(parsed.classes), "concepts": len(parsed.concepts),
             "plugin": plugin.name if plugin else None, "changed": loaded.written, "reworded": loaded.reworded,
             "added": loaded.added, "removed": loaded.removed, "removed_extracts": loaded.removed_extracts}
@@ -132,8 +132,7 @@ def ontology_import(app: App, file: Path, root: str, name: str, out: Path, depth
         from tripartite.ontology.store import load_ontology
 
         parsed, plugin = resolve(str(result.folder))
-        summary["loaded"] = load_ontology(app.graph, parsed, plugin.question if plugin else "", force=force,
-                                          replace=force).written
+        summary["loaded"] = load_ontology(app.graph, parsed, plugin, force=force, replace=force).written
     return summary
 
 

@@ -11,6 +11,7 @@ from tripartite.infra.paths import plugins_dir
 from tripartite.ontology.reader import Ontology, OntologyError, identifier, parse_ontology, text_value
 
 PLUGIN_KEYS = {"name", "description", "ontology", "object_kinds", "question", "prompts"}
+PROMPT_STAGES = {"chunk": "{text}", "object": "{text}"}  # a stage's template, and what it must hold
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,11 @@ class Plugin:
     object_kinds: tuple[str, ...]
     question: str = ""   # what a prompt for one of its objects asks
     prompts: dict[str, Path] = field(default_factory=dict)
+
+    def templates(self) -> dict[str, str]:
+        """Its own extraction prompts, by stage (chunk, object), as they are stored with the
+        ontology when it is loaded, so the analysis uses them wherever the folder was."""
+        return {stage: path.read_text(encoding="utf-8") for stage, path in sorted(self.prompts.items())}
 
 
 def available_plugins() -> list[Plugin]:
@@ -45,10 +51,23 @@ def load_plugin(folder: Path) -> Plugin:
     name = identifier(data.get("name"), manifest, "name")
     kinds = tuple(identifier(k.get("id") if isinstance(k, dict) else k, manifest, "object_kinds id")
                   for k in data.get("object_kinds") or [])
-    prompts = {stage: folder / rel for stage, rel in (data.get("prompts") or {}).items()}
+    declared = data.get("prompts") or {}
+    if not isinstance(declared, dict):
+        raise OntologyError(f"{manifest}: prompts must be a mapping, e.g. prompts: {{chunk: prompts/chunk.md}}")
+    prompts = {stage: folder / str(rel) for stage, rel in declared.items()}
     for stage, prompt in prompts.items():
+        if stage not in PROMPT_STAGES:
+            raise OntologyError(f"{manifest}: prompt stage {stage!r} is unknown; use chunk or object")
         if not prompt.is_file():
             raise OntologyError(f"{manifest}: prompt {stage!r} file {prompt} not found; add it or fix the path")
+        try:
+            template = prompt.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise OntologyError(f"{prompt}: not UTF-8 text; save it as UTF-8") from None
+        for placeholder in ("{concepts}", PROMPT_STAGES[stage]):
+            if placeholder not in template:
+                raise OntologyError(f"{prompt}: the {stage} prompt has no {placeholder}, so the model would not see "
+                                    f"{'the concepts' if placeholder == '{concepts}' else 'the text'}; add it")
     return Plugin(name, folder, text_value(data.get("description"), manifest, "description"),
                   folder / text_value(data.get("ontology") or "ontology.yaml", manifest, "ontology"), kinds,
                   text_value(data.get("question"), manifest, "question"), prompts)
@@ -64,6 +83,11 @@ def resolve(name_or_path: str) -> tuple[Ontology, Plugin | None]:
         plugin = load_plugin(path.parent)
         return parse_ontology(plugin.ontology_file), plugin
     if path.is_file():
+        beside = path.parent / "plugin.yaml"  # a plugin's own ontology file: the plugin, question and prompts
+        if path.name != "plugin.yaml" and beside.is_file():
+            plugin = load_plugin(path.parent)
+            if plugin.ontology_file.resolve() == path.resolve():
+                return parse_ontology(path), plugin
         return parse_ontology(path), None
     for plugin in available_plugins():
         if plugin.name == name_or_path:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
+from tripartite.ontology.plugins import Plugin
 from tripartite.ontology.reader import Ontology
 
 
@@ -21,15 +22,20 @@ class Loaded:
     removed_extracts: int = 0
 
 
-def load_ontology(graph: Graph, ontology: Ontology, question: str = "", force: bool = False,
+def load_ontology(graph: Graph, ontology: Ontology, plugin: Plugin | None = None, force: bool = False,
                   replace: bool = False) -> Loaded:
-    """Write `ontology` in one transaction (nothing if it was loaded unchanged already).
-    `question` is its plugin's question, which prompts for its objects ask. An ontology of the
-    same name loaded from another file is replaced only with `replace` (its concepts, and what
-    was analysed for them, would go). A concept whose name, description or synonyms changed is
-    read again, in every chunk and object, by the next `analyze`."""
+    """Write `ontology` in one transaction (nothing if it was loaded unchanged already), with its
+    plugin's question (which prompts for its objects ask) and extraction prompts (which the
+    analysis uses, wherever the plugin's folder was). An ontology of the same name loaded from
+    another file is replaced only with `replace` (its concepts, and what was analysed for them,
+    would go). A concept whose name, description or synonyms changed is read again, in every
+    chunk and object, by the next `analyze`."""
+    question = plugin.question if plugin else ""
+    templates = plugin.templates() if plugin else {}
+    prompts = {"chunk_prompt": templates.get("chunk", ""), "object_prompt": templates.get("object", "")}
     state = graph.one("ontology/ontology_state", ontology_id=ontology.name)
-    if state and state["checksum"] == ontology.checksum and state["question"] == question and not force:
+    if state and state["checksum"] == ontology.checksum and state["question"] == question and not force \
+            and all(state[k] == v for k, v in prompts.items()):
         return Loaded(False)
     if state and state["source"] and state["source"] != ontology.source and not replace:
         analysed = f", with {state['chunk_extracts']:,} chunk extracts," if state["chunk_extracts"] else ""
@@ -44,7 +50,7 @@ def load_ontology(graph: Graph, ontology: Ontology, question: str = "", force: b
                  "related": list(c.related), "source": c.source}
                 for c in ontology.concepts]
     meta = {"id": ontology.name, "version": ontology.version, "description": ontology.description,
-            "source": ontology.source, "checksum": ontology.checksum, "question": question}
+            "source": ontology.source, "checksum": ontology.checksum, "question": question, **prompts}
 
     def write(tx) -> Loaded:
         reworded = tx.run("ontology/reworded_concepts", concepts=concepts)
