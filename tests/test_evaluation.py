@@ -137,7 +137,12 @@ def test_tune_reports_and_stores_the_densest_setting_at_the_coverage_floor(neo4j
     assert invoke(eval_args(tmp_path / "out", "--sweep-alpha", "none"), env).exit_code == 0
     args = ["tune", "--alpha", "0.8,0.9", "--beta", "0.5", "--max-tokens", "none,400", "--tokens-per-concept", "100",
             "--coverage", "0.5", "--json"]
+    # A sweep without --store leaves the classification the last select made, flags and all.
+    assert invoke(["select", "--alpha", "0.5", "--beta", "0.2"], env).exit_code == 0
+    before = json.loads(invoke(["prompt", "patient-b", "--format", "json"], env).output)
     report = json.loads(invoke(args, env).output)
+    after = json.loads(invoke(["prompt", "patient-b", "--format", "json"], env).output)
+    assert (after["alpha"], after["beta"], after["prompt"]) == (0.5, 0.2, before["prompt"])
     points, best = report["points"], report["best"]
     assert len(points) == 2 * 3 and not report["stored"]
     able = [p for p in points if (p["median_reach"] if p["median_reach"] is not None else p["median_coverage"]) >= 0.5]
@@ -164,6 +169,7 @@ def test_tune_reports_and_stores_the_densest_setting_at_the_coverage_floor(neo4j
     assert (again["alpha"], again["beta"]) == (best["alpha"], best["beta"])
     tuned = json.loads(invoke(["config"], env).output)["selection_tuned"]
     assert (tuned["alpha"], tuned["beta"], tuned["max_tokens"]) == (best["alpha"], best["beta"], best["max_tokens"])
+    assert (tuned["median_coverage"], tuned["median_reach"]) == (best["median_coverage"], best["median_reach"])
     # --forget: the configured setting applies again, to the stored classification too.
     configured = json.loads(invoke(["config"], env).output)["selection"]
     forgot = invoke(["tune", "--forget"], env)

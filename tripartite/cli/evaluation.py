@@ -258,15 +258,18 @@ def tune_command(app: App, alphas: tuple, betas: tuple, absolute: tuple, per_con
     if not objects:
         raise TripartiteError("no objects to tune on; add and analyse some, then `tripartite select`")
     chosen = effective(graph, settings.selection)
+    last = graph.one("selection/freshness", object_id=None)  # the classification the sweep puts back
+    restore = (last["alpha"], last["beta"]) if last and last["alpha"] is not None else (chosen.alpha, chosen.beta)
     points = sweep(graph, make_embedder(settings), objects, list(alphas), list(betas),
                    list(budgets_of(absolute, per_concept)),
-                   LexiconJudge.of_graph(graph), restore=(chosen.alpha, chosen.beta), selection=mode,
+                   LexiconJudge.of_graph(graph), restore=restore, selection=mode,
                    question=question or chosen.question or None, on_point=lambda a, b: say(f"alpha {a:g}, beta {b:g}"))
     best = best_point(points, coverage_floor)
     if store and best is not None:
         store_settings(graph, SelectionSettings(mode=best.selection, alpha=best.alpha, beta=best.beta,
                                                 max_tokens=best.max_tokens, tokens_per_concept=best.tokens_per_concept),
-                       {"coverage_floor": coverage_floor, "median_coverage": best.coverage_measure,
+                       {"coverage_floor": coverage_floor, "median_coverage": best.median_coverage,
+                        "median_reach": best.median_reach,
                         "median_density": best.median_density, "median_tokens": best.median_tokens,
                         "objects": len(objects)})
         reclassify(graph, best.alpha, best.beta)  # the stored classification follows the stored alpha and beta
