@@ -95,6 +95,14 @@ def test_non_latin_and_same_named_sources_keep_their_own_documents(env, driver, 
     assert [(d["id"], d["replaced"]) for d in replaced["ingested"]] == [("日本", True)]
     texts = {r["t"] for r in driver.execute_query("MATCH (c:Chunk) RETURN c.text AS t").records}
     assert "Tokyo is the capital." not in texts and "A third text, replacing the first." in texts and len(ids()) == 3
+    # --replace for the file already stored beside it (the note's advice, one run late) cannot
+    # rename it: it says what to remove first, and changes nothing.
+    stored = next(i for i in ids() if i.startswith("日本-"))
+    before = counts(driver)
+    line = one_error_line(invoke(["ingest", str(second / "日本.md"), "--no-embed", "--replace"], env))
+    assert f"is stored as {stored} (another file held 日本 when it came)" in line
+    assert f"`tripartite documents remove {stored}`, then ingest it again with --replace" in line
+    assert counts(driver) == before
 
 
 def test_objects_from_another_source_are_not_replaced(env, driver, tmp_path):
@@ -106,6 +114,11 @@ def test_objects_from_another_source_are_not_replaced(env, driver, tmp_path):
     assert result.exit_code == 0 and "belongs to" in result.output
     texts = sorted(r["t"] for r in driver.execute_query("MATCH (o:Object) RETURN o.text AS t").records)
     assert texts == ["Chest pain at rest.", "Shortness of breath on stairs."]
+    stored = json.loads(invoke(["objects", "list", "--json"], env).output)
+    suffixed = next(o["id"] for o in stored if o["id"] != "case")
+    line = one_error_line(invoke(["objects", "add", str(tmp_path / "y" / "case.md"), "--kind", "anamnesis",
+                                  "--replace"], env))
+    assert f"is stored as object {suffixed}" in line and f"`tripartite objects remove {suffixed}`" in line
 
 
 def test_demo_never_touches_a_database_with_other_content(env, driver, tmp_path):

@@ -54,6 +54,9 @@ class Resolution:
     ids: dict[str, str] = field(default_factory=dict)          # path -> id
     renamed: dict[str, str] = field(default_factory=dict)      # path -> the id another source holds
     taken_over: dict[str, str] = field(default_factory=dict)   # path -> the previous source of its id
+    # path -> (the suffixed id it is stored under, the readable id `replace` asked for): an id
+    # stays with its source, so the stored one must be removed before the source can take over.
+    stuck: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 def resolve_ids(candidates: dict[str, str], by_path: dict[str, str], by_id: dict[str, dict],
@@ -65,6 +68,8 @@ def resolve_ids(candidates: dict[str, str], by_path: dict[str, str], by_id: dict
     for path, candidate in candidates.items():
         if path in by_path:                       # the same source: it keeps its id
             result.ids[path] = by_path[path]
+            if replace and by_path[path] != candidate:
+                result.stuck[path] = (by_path[path], candidate)
             continue
         holder = by_id.get(candidate)
         if holder is None or holder["path"] in (None, path):

@@ -49,6 +49,10 @@ def document_ids(graph: Graph, files: list[Path], replace: bool = False) -> tupl
     by_id = document_states(graph, list(candidates.values()))
     resolution = resolve_ids(candidates, by_path, by_id, lambda path: hashlib.sha256(Path(path).read_bytes()).hexdigest(),
                              replace)
+    for path, (stored, wanted) in resolution.stuck.items():
+        raise IngestError(f"{path} is stored as {stored} (another file held {wanted} when it came); --replace "
+                          f"does not rename a stored document: `tripartite documents remove {stored}`, then ingest "
+                          "it again with --replace")
     renamed = [{"path": path, "id": resolution.ids[path], "taken_by": by_id[wanted]["path"], "wanted": wanted}
                for path, wanted in resolution.renamed.items()]
     return {Path(path): i for path, i in resolution.ids.items()}, renamed

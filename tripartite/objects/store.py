@@ -22,6 +22,10 @@ def add_objects(graph: Graph, records: list[ObjectRecord], replace: bool = False
     by_id = {row["id"]: row for row in graph.run("objects/object_state", object_ids=ids)}
     hashes = {r.path: r.content_hash for r in records}
     resolution = resolve_ids({r.path: r.id for r in records}, by_path, by_id, hashes.__getitem__, replace)
+    for path, (stored, wanted) in resolution.stuck.items():
+        raise IngestError(f"{path} is stored as object {stored} (another file held {wanted} when it came); "
+                          f"--replace does not rename a stored object: `tripartite objects remove {stored}`, then "
+                          "add it again with --replace")
     records = [replace_field(r, id=resolution.ids[r.path]) for r in records]
     ids = [r.id for r in records]
     state = {row["id"]: row for row in graph.run("objects/object_state", object_ids=ids)}
