@@ -147,6 +147,11 @@ def test_prompts_refuse_and_search_notes_what_the_graph_moved_past(sample, drive
     assert invoke(["analyze"], sample).exit_code == 0
     assert invoke(["select", "--object", "patient-b"], sample).exit_code == 0
     assert invoke(["prompt", "patient-b"], sample).exit_code == 0
+    # New thresholds for one object are every object's (P_c is per concept): said, not hidden.
+    moved = invoke(["select", "--object", "patient-b", "--alpha", "0.5", "--beta", "0.2"], sample)
+    assert moved.exit_code == 0 and "every object is classified by alpha > 0.5 and beta > 0.2 now" in moved.output
+    assert json.loads(invoke(["prompt", "patient-a", "--format", "json"], sample).stdout)["alpha"] == 0.5
+    assert invoke(["select", "--object", "patient-b"], sample).exit_code == 0  # back to the configured ones
     # A new document changes every object's candidates: a full select is needed.
     doc = tmp_path / "extra.md"
     doc.write_text("# Extra\n\nBlood thinners such as warfarin lower the stroke risk in atrial fibrillation.\n")

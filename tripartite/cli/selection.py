@@ -18,6 +18,11 @@ def _select_lines(report: dict) -> list[str]:
     lines = [f"{report['candidates']} candidates{scope} over {report['concepts']} concepts: {report['selected_alpha']} "
              f"selected by alpha > {report['alpha']}, {report['selected_beta']} more by the beta > {report['beta']} "
              f"blanket; the floor (each concept's best) adds {report['floor']} for the default selection"]
+    moved = report.get("thresholds_moved")
+    if moved and not report["full"]:
+        lines.append(f"note: alpha and beta differ from the last select's ({moved['alpha']:g}, {moved['beta']:g}), so "
+                     f"every object is classified by alpha > {report['alpha']:g} and beta > {report['beta']:g} now; "
+                     "the counts above are of the objects named")
     if report.get("why_none"):
         lines.append(f"note: {report['why_none']}")
     elif report.get("unanalysed"):
@@ -77,10 +82,14 @@ def select_command(app: App, alpha: float | None, beta: float | None, object_ids
     chosen = effective(app.graph, app.settings.selection, alpha=alpha, beta=beta)
     from tripartite.selection.engine import choose
 
+    last = app.graph.one("selection/freshness", object_id=None) if object_ids else None
     report = select(app.graph, chosen.alpha, chosen.beta, list(object_ids) or None,
                     concurrency=concurrency or app.settings.selection.concurrency, on_wait=say,
                     engine=choose(app.graph, app.settings.selection.engine))
     result = {"alpha": chosen.alpha, "beta": chosen.beta, **vars(report), "objects": list(object_ids)}
+    if last and last["alpha"] is not None and (last["alpha"], last["beta"]) != (chosen.alpha, chosen.beta):
+        # The thresholds are every object's: the others were classified again too.
+        result["thresholds_moved"] = {"alpha": last["alpha"], "beta": last["beta"]}
     if not report.candidates and not object_ids:
         result["why_none"] = why_no_candidates(app.graph.one("evaluation/graph_counts"))
     else:
