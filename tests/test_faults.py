@@ -193,6 +193,14 @@ def test_prompts_refuse_and_search_notes_what_the_graph_moved_past(sample, drive
         crowded = json.loads(invoke(["search", mode, long_question, "--max-tokens", "150", "--format", "json"],
                                     sample).stdout)
         assert not crowded["references"] and crowded["note"].startswith("no passage fits the budget of 150 tokens")
+    # ... hybrid's default budget too, and a budget that holds the question but none of the passages.
+    crowded = json.loads(invoke(["search", "hybrid", long_question * 8, "--format", "json"], sample).stdout)
+    assert crowded["note"].startswith("no passage fits the budget of 1,000 tokens")
+    short = json.loads(invoke(["search", "rag", "What should someone with heart failure eat?", "--max-tokens", "100",
+                               "--format", "json"], sample).stdout)
+    assert not short["references"] and short["tokens"] <= 100
+    assert short["note"].startswith("no passage fits the budget of 100 tokens") and "each passage found needs more" \
+        in short["note"]
 
 
 def test_a_killed_select_is_refused_until_select_runs_again(env, driver, tmp_path):

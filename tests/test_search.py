@@ -84,6 +84,7 @@ def test_map_tasks_stay_within_the_map_budget_and_parse_scored_points():
                                                                           "members": 20}]) == 1
     cut = truncate_to_tokens("第一句话。" * 400, 50)
     assert count_tokens(cut) <= 50 and cut.endswith("…") and "\ufffd" not in cut
+    assert truncate_to_tokens("Heart failure is a weak pump.", 1) == ""  # nothing left is no text, not " …"
 
 
 # The CLI on the sample corpus's triplet graph.
@@ -117,6 +118,12 @@ def test_local_search_finds_entities_relations_chunks_and_communities(triplets, 
     tight = as_json(["search", "local", question, "--max-tokens", "600"], triplets)
     assert tight["tokens"] <= 600 and len(tight["references"]) <= len(result["references"])
     citations_have_references(tight)
+    # A budget too small for the summaries: none listed as a stub (title, then nothing).
+    for budget in ("150", "250"):
+        small = as_json(["search", "local", question, "--max-tokens", budget], triplets)
+        lines = small["prompt"].split("Communities:", 1)[-1].splitlines() if "Communities:" in small["prompt"] else []
+        stubs = [line for line in lines if line.startswith("- ") and len(line.split(": ", 1)[-1].split()) < 4]
+        assert not stubs and len(small["communities"]) == sum(1 for line in lines if line.startswith("- "))
     dry = ok(["search", "local", question, "--dry-run"], triplets)
     assert f"{result['total_tokens']:,} prompt tokens" in dry and "nothing was sent" in dry
     text = invoke(["search", "local", question], triplets)
@@ -161,6 +168,10 @@ def test_global_search_maps_the_most_relevant_reports_within_its_budgets(triplet
     citations_have_references(result)
     small = as_json(["search", "global", question, "--max-tokens", "400", "--map-tokens", "800"], triplets)
     assert small["tokens"] <= 400 and small["map_tokens"] <= 800
+    starved = as_json(["search", "global", question, "--map-tokens", "200"], triplets)  # below one map prompt
+    assert starved["map_calls"] == 0 and not starved["references"]
+    assert starved["note"].startswith("the map budget of 200 tokens holds no map prompt (the most relevant report's "
+                                      "takes ") and "give --map-tokens" in starved["note"]
     dry = ok(["search", "global", question, "--dry-run"], triplets)
     assert "would spend" in dry and f"{result['total_tokens']:,}" in dry
     wrong = invoke(["search", "global", question, "--level", "42"], triplets)

@@ -58,4 +58,4 @@ def truncate_to_tokens(text: str, limit: int, encoding: str = "cl100k_base") -> 
     end = max(cut.rfind(mark) for mark in ("\n", ". ", "。", "！", "？"))
     if end >= len(cut) // 2:
         cut = cut[:end + 1]
-    return cut.rstrip() + " …"
+    return cut.rstrip() + " …" if cut.strip() else ""  # nothing left is nothing, not an ellipsis

@@ -194,7 +194,13 @@ def global_search(graph: Graph, question: str, embedder, runner, max_tokens: int
                        limit=MAP_LIMIT, chunks_per_community=CHUNKS_PER_COMMUNITY)
     if runner.provider.offline:
         _sentences_now(embedder, query_vector, ranked)
-    tasks = map_tasks(f"{question}\n{block}" if block else question, ranked, map_tokens, query)
+    asked = f"{question}\n{block}" if block else question
+    tasks = map_tasks(asked, ranked, map_tokens, query)
+    if ranked and not tasks:  # not one report fits: say so, rather than a prompt without points
+        smallest = count_tokens(map_tasks(asked, ranked[:1], 10**9, query)[0].prompt)
+        note = "; ".join(filter(None, [f"the map budget of {map_tokens:,} tokens holds no map prompt (the most "
+                                       f"relevant report's takes {smallest:,}): give --map-tokens {smallest:,} or "
+                                       "more", note]))
     spent = sum(count_tokens(t.prompt) for t in tasks)
     by_number = {n: c for n, c in enumerate(ranked, start=1)}
     mapped = [by_number[n] for task in tasks for n, _, _ in task.reports]

@@ -16,6 +16,7 @@ from tripartite.search.layout import SearchPrompt
 INTRO = ("Answer the question from the knowledge graph's entities, relations and community reports below and "
          "from the numbered sources; cite the sources you use by their numbers in brackets.")
 MAX_TOKENS = 4000
+MIN_SUMMARY_TOKENS = 12  # below this a community summary is left out rather than cut to a stub
 ENTITY_LIMIT, RELATION_LIMIT, CHUNK_LIMIT = 10, 40, 12
 
 
@@ -88,7 +89,10 @@ def _communities_that_fit(prompt: SearchPrompt, communities: list[dict], share: 
     for i, c in enumerate(communities):
         room = (share - sum(count_tokens(line) + 1 for line in prompt.lines("Communities"))) // (len(communities) - i)
         head = f"- {c['title']}: "
-        summary = truncate_to_tokens(c["summary"] or "", max(0, room - count_tokens(head) - 2))
+        room = room - count_tokens(head) - 2
+        if room < MIN_SUMMARY_TOKENS:  # a few words of a summary say nothing and cost a line
+            continue
+        summary = truncate_to_tokens(c["summary"] or "", room)
         if summary and prompt.add_section("Communities", [head + summary], share, [summary]):
             kept.append(c)
     return kept

@@ -82,14 +82,29 @@ def question_prompt(graph: Graph, question: str, mode: str, embedder, runner=Non
         built = global_search(graph, question, embedder, runner, dry_run=dry_run, **budget)
     else:
         raise TripartiteError(f"mode {mode!r} is unknown; use one of {', '.join(QUESTION_MODES)}")
-    return note_crowded_budget(built, max_tokens)
+    return note_crowded_budget(built, max_tokens or _default_budget(mode))
+
+
+def _default_budget(mode: str) -> int | None:
+    """The budget a mode fills when none is given (rag's top 5 and tripartite have none)."""
+    from tripartite.search import global_search, hybrid, local_search
+
+    return {"hybrid": hybrid.MAX_TOKENS, "local": local_search.MAX_TOKENS, "global": global_search.MAX_TOKENS}.get(mode)
 
 
 def note_crowded_budget(built: dict, max_tokens: int | None) -> dict:
-    """`built`, noting when what every prompt holds besides its passages (the question, the
-    frame) took the whole budget, so the prompt cites nothing."""
-    if max_tokens and not built.get("references") and not built.get("estimate") and built["tokens"] > max_tokens:
+    """`built`, noting when a budget left the prompt without a passage: what every prompt holds
+    besides its passages (the question, the frame) took it all, or what is left is smaller than
+    the passages found. A prompt that cites nothing must not look like an answer."""
+    if not max_tokens or built.get("references") or built.get("estimate"):
+        return built
+    if built["tokens"] > max_tokens:
         crowded = (f"no passage fits the budget of {max_tokens:,} tokens: the question and the prompt's frame take "
                    f"{built['tokens']:,} alone; give a larger budget or a shorter question")
-        built["note"] = "; ".join(filter(None, [crowded, built.get("note")]))
+    elif not built.get("note"):  # a builder that found nothing says why itself
+        crowded = (f"no passage fits the budget of {max_tokens:,} tokens: the question and the prompt's frame take "
+                   f"{built['tokens']:,} and each passage found needs more than the rest; give a larger budget")
+    else:
+        return built
+    built["note"] = "; ".join(filter(None, [crowded, built.get("note")]))
     return built
