@@ -187,6 +187,10 @@ def test_prompts_refuse_and_search_notes_what_the_graph_moved_past(sample, drive
     assert invoke(["objects", "remove", "patient-c"], sample).exit_code == 0
     behind = json.loads(invoke(["search", "tripartite", question, "--format", "json"], sample).stdout)["note"]
     assert "the stored score distributions are behind the graph (objects were removed" in behind
+    evaluated = json.loads(invoke(["eval", "--questions", str(samples_dir() / "questions.yaml"), "--modes",
+                                   "tripartite", "--budgets", "500", "--out", str(tmp_path / "out2"), "--json"],
+                                  sample).stdout)  # said once for the run, not only in each row
+    assert [n for n in evaluated["notes"] if n.startswith("tripartite: ") and "distributions are behind" in n]
     # A budget the question alone fills: every mode says no passage fits instead of citing nothing in silence.
     long_question = (note.read_text() + " What next?").replace("\n", " ")
     for mode in ("rag", "hybrid", "tripartite"):

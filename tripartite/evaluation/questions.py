@@ -228,10 +228,11 @@ def write(out: Path, result: QuestionEval, context: dict) -> dict[str, Path]:
 def graph_notes(graph, modes: list[str]) -> list[str]:
     """What the graph misses that the measured modes read, once per run rather than per prompt: the
     figures then describe a graph that is not the whole of the documents."""
-    from tripartite.search.gaps import analysis_gap, triplet_graph_gaps
+    from tripartite.search.gaps import analysis_gap, distribution_gap, triplet_graph_gaps
 
     on_triplets = ", ".join(m for m in modes if m in ("local", "global", "hybrid"))
-    gaps = {"tripartite": analysis_gap(graph) if "tripartite" in modes else "",
+    tripartite = "; ".join(filter(None, [analysis_gap(graph), distribution_gap(graph)])) if "tripartite" in modes else ""
+    gaps = {"tripartite": tripartite,
             on_triplets: triplet_graph_gaps(graph) if on_triplets else ""}
     return [f"{mode}: {gap}" for mode, gap in gaps.items() if gap]
 

@@ -42,3 +42,12 @@ def analysis_gap(graph: Graph) -> str:
     return (f"{found['unanalysed']:,} of {found['chunks']:,} chunks are not analysed for every loaded concept "
             "(documents or concepts added since the last analysis), so their extracts are missing from this "
             "prompt: run `tripartite analyze`")
+
+
+def distribution_gap(graph: Graph) -> str:
+    """One line when the stored score distributions (what a question's candidates are ranked
+    against) are behind the graph, or "" when they are current or none is stored."""
+    stored = graph.one("selection/freshness", object_id=None)
+    if stored["freshness"] in ("fresh", "none"):  # none: no distribution stored, said per concept
+        return ""
+    return f"the stored score distributions are behind the graph ({stored['hint']})"

@@ -13,7 +13,7 @@ import hashlib
 
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
-from tripartite.search.gaps import analysis_gap
+from tripartite.search.gaps import analysis_gap, distribution_gap
 from tripartite.selection.prompt import REFERENCES_CLAUSE, SELECTIONS, add_percentiles, build_prompt
 
 PREAMBLE = "What the question asks about each concept it concerns" + REFERENCES_CLAUSE
@@ -144,9 +144,9 @@ def tripartite_question_prompt(graph: Graph, question: str, analyzer, alpha: flo
     gap = analysis_gap(graph)
     if gap:
         notes.append(gap)
-    stored = graph.one("selection/freshness", object_id=None)
-    if stored["freshness"] not in ("fresh", "none"):  # none: no distribution stored, said below per concept
-        notes.append(f"the stored score distributions are behind the graph ({stored['hint']})")
+    behind = distribution_gap(graph)
+    if behind:
+        notes.append(behind)
     unstored = [row["name"] for row in rows if not row["stored"]]
     if unstored:
         notes.append(f"{len(unstored)} of the question's concepts have no stored score distribution (no object was "
