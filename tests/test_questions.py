@@ -250,6 +250,8 @@ def test_ask_takes_a_question_or_an_object(sample):
         assert "write it out in words" in typo.output
         hybrid_object = invoke(["ask", "patient-a", "--mode", "hybrid"], model)
         assert hybrid_object.exit_code == 1 and "free-text questions only" in hybrid_object.output
+        shaped = invoke(["ask", QUESTION, "--tokens-per-concept", "50"], model)  # an object's option, not ignored
+        assert shaped.exit_code == 2 and "--tokens-per-concept is for an object's prompt" in shaped.output
 
 
 def test_eval_questions_compares_the_builders_and_writes_table_json_and_plot(sample, tmp_path):

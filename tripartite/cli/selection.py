@@ -224,6 +224,10 @@ def ask_command(app: App, target: str, prompt_mode: str, **flags) -> None:
         if not looks_like_a_question(target):
             raise TripartiteError(f"no object with id {target!r} (see `tripartite objects list`); to ask a question, "
                                   "write it out in words")
+        for option in ("question", "max_per_concept", "tokens_per_concept"):
+            if flags.get(option) is not None:  # they shape an object's prompt; ignoring them would mislead
+                raise click.UsageError(f"--{option.replace('_', '-')} is for an object's prompt; a question's takes "
+                                       "--max-tokens (and --selection with --mode tripartite)")
         _ask_question(app, target, prompt_mode, flags)
         return
     if prompt_mode == "hybrid":
