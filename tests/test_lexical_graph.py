@@ -173,7 +173,7 @@ def test_trace_prints_the_upward_path(driver, env, corpus):
     result = invoke(["trace", chunk["id"]], env)
     assert result.exit_code == 0
     first_line = result.output.splitlines()[0]
-    assert first_line == f"Hypertension > Hypertension > How is it treated? > Medicines > chunk {chunk['index']}"
+    assert first_line == f"Hypertension > How is it treated? > Medicines > chunk {chunk['index']}"  # the title once
     assert chunk["text"] in result.output
     as_json = json.loads(invoke(["trace", chunk["id"], "--json"], env).output)
     assert [s["title"] for s in as_json["sections"]] == ["Hypertension", "How is it treated?", "Medicines"]

@@ -89,6 +89,12 @@ def analyze_command(app: App, dry_run: bool, ontology: str | None, concurrency: 
     with open_analyzer(app.settings, app.graph, offline=offline, concurrency=concurrency, prefilter=not no_prefilter,
                        ontology=ontology) as analyzer:
         if not analyzer.concepts:
+            if ontology:
+                from tripartite.ontology.store import list_ontologies
+
+                loaded = ", ".join(row["id"] for row in list_ontologies(app.graph)) or "none"
+                raise TripartiteError(f"no ontology {ontology!r} is loaded (loaded: {loaded}); give one of those to "
+                                      "--ontology, or load it with `tripartite ontology load`")
             raise TripartiteError("no concepts loaded; run `tripartite ontology load cardiology` first")
         provider = analyzer.runner.provider
         failed_before = analyzer.failed_before()

@@ -115,9 +115,12 @@ def documents_remove(app: App, document_id: str) -> dict:
 
 
 def _trace_lines(trace: dict) -> list[str]:
-    trail = [trace["document"]] + [s["title"] for s in trace["sections"]] + [f"chunk {trace['index']}"]
-    return [" > ".join(trail), f"({trace['document_id']}: {trace['source']}; {trace['tokens']} tokens)", "",
-            trace["text"]]
+    from tripartite.lexical.trails import reference_trail
+
+    # The document's title once, as prompts' references write it (its top heading often repeats it).
+    trail = reference_trail({"document": trace["document"], "section_path": [s["title"] for s in trace["sections"]]})
+    return [f"{trail} > chunk {trace['index']}", f"({trace['document_id']}: {trace['source']}; {trace['tokens']} "
+            "tokens)", "", trace["text"]]
 
 
 @click.command("trace")

@@ -19,7 +19,8 @@ def ontology_group() -> None:
 @click.argument("name_or_path")
 @click.option("--force", is_flag=True, help="Write it even if the same file was loaded before.")
 @click.option("--replace", is_flag=True,
-              help="Replace an ontology of the same name loaded from another file (its concepts' extracts go).")
+              help="Replace an ontology of the same name loaded from another file (the extracts of concepts the "
+                   "new file does not keep go).")
 @output(lambda s: [f"{'loaded' if s['changed'] else 'unchanged'} {s['ontology']}: {s['classes']} classes, "
                    f"{s['concepts']} concepts"] + _changed_lines(s))
 @pass_app

@@ -38,7 +38,8 @@ def load_ontology(graph: Graph, ontology: Ontology, plugin: Plugin | None = None
             and all(state[k] == v for k, v in prompts.items()):
         return Loaded(False)
     if state and state["source"] and state["source"] != ontology.source and not replace:
-        analysed = f", with {state['chunk_extracts']:,} chunk extracts," if state["chunk_extracts"] else ""
+        analysed = f" (its {state['chunk_extracts']:,} chunk extracts stay only for concepts the new file keeps)" \
+            if state["chunk_extracts"] else ""
         raise TripartiteError(f"an ontology named {ontology.name!r} is already loaded from {state['source']}; "
                               f"{ontology.source} has the same name and would replace it{analysed}: give it another "
                               "`name:`, or pass --replace to replace it")
