@@ -247,6 +247,17 @@ def test_an_objects_prompt_built_four_ways(neo4j_db, tmp_path):
             assert text in built["prompt"]  # the object's own text, the same in each
     bounded = json.loads(ok(["prompt", "patient-b", "--mode", "local", "--max-tokens", "700", "--format", "json"], env))
     assert bounded["tokens"] <= 700
+    # rag takes the budget too (it took the top 5 whatever it was), and a budget the object
+    # alone fills is said in every mode rather than sent as a prompt without passages.
+    for budget in (300, 1000):
+        rag = json.loads(ok(["prompt", "patient-b", "--mode", "rag", "--max-tokens", str(budget), "--format", "json"],
+                            env))
+        assert rag["tokens"] == count_tokens(rag["prompt"]) <= budget and rag["references"]
+    assert len(rag["references"]) > 5
+    for mode in ("rag", "local", "global"):
+        starved = json.loads(ok(["prompt", "patient-b", "--mode", mode, "--max-tokens", "100", "--format", "json"], env))
+        assert not starved["references"] and starved["note"].startswith("no passage fits the budget of 100 tokens: "
+                                                                          "the question, the object's text")
     with FakeOpenAI() as server:
         llm = {**env, "OPENAI_BASE_URL": server.base_url, "TRIPARTITE_LLM_MODEL": "fake-chat"}
         for mode in ("rag", "global"):

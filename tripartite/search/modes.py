@@ -46,12 +46,13 @@ def object_prompt(graph: Graph, object_id: str, mode: str, embedder, runner=None
         return {**built, "mode": mode, "question": built["prompt"].split("\n", 1)[0].removeprefix("Question: "),
                 "total_tokens": built["tokens"], "material": "\n".join(e["text"] for e in evidence)}
     if mode == "rag":
-        built = object_rag_prompt(graph, embedder, object_id, RAG_TOP_K, None, question)
+        built = object_rag_prompt(graph, embedder, object_id, RAG_TOP_K, None, question, max_tokens)
         references = chunk_trails(graph, [c["chunk_id"] for c in built["chunks"]])
         asked = built["prompt"].split("\n", 1)[0].removeprefix("Question: ")
-        return {"mode": mode, "object_id": object_id, "question": asked, "tokens": built["tokens"],
-                "total_tokens": built["tokens"], "prompt": built["prompt"], "references": references,
-                "material": "\n".join(c["text"] for c in built["chunks"])}
+        return note_crowded_budget({"mode": mode, "object_id": object_id, "question": asked, "tokens": built["tokens"],
+                                    "total_tokens": built["tokens"], "prompt": built["prompt"],
+                                    "references": references, "note": "",
+                                    "material": "\n".join(c["text"] for c in built["chunks"])}, max_tokens)
     subject, asked = _subject(graph, object_id, question)
     budget = {"max_tokens": max_tokens} if max_tokens else {}  # else each search's own default
     if mode == "local":
@@ -60,7 +61,7 @@ def object_prompt(graph: Graph, object_id: str, mode: str, embedder, runner=None
         built = global_search(graph, asked, embedder, runner, subject=subject, dry_run=dry_run, **budget)
     else:
         raise TripartiteError(f"mode {mode!r} is unknown; use one of {', '.join(MODES)}")
-    return {**built, "object_id": object_id}
+    return note_crowded_budget({**built, "object_id": object_id}, max_tokens or _default_budget(mode))
 
 
 def question_prompt(graph: Graph, question: str, mode: str, embedder, runner=None, analyzer=None,
@@ -98,12 +99,15 @@ def note_crowded_budget(built: dict, max_tokens: int | None) -> dict:
     the passages found. A prompt that cites nothing must not look like an answer."""
     if not max_tokens or built.get("references") or built.get("estimate"):
         return built
+    fixed = "the question, the object's text and the prompt's frame" if built.get("object_id") else \
+        "the question and the prompt's frame"
     if built["tokens"] > max_tokens:
-        crowded = (f"no passage fits the budget of {max_tokens:,} tokens: the question and the prompt's frame take "
-                   f"{built['tokens']:,} alone; give a larger budget or a shorter question")
+        shorter = "" if built.get("object_id") else " or a shorter question"
+        crowded = (f"no passage fits the budget of {max_tokens:,} tokens: {fixed} take {built['tokens']:,} alone; "
+                   f"give a larger budget{shorter}")
     elif not built.get("note"):  # a builder that found nothing says why itself
-        crowded = (f"no passage fits the budget of {max_tokens:,} tokens: the question and the prompt's frame take "
-                   f"{built['tokens']:,} and each passage found needs more than the rest; give a larger budget")
+        crowded = (f"no passage fits the budget of {max_tokens:,} tokens: {fixed} take {built['tokens']:,} and each "
+                   "passage found needs more than the rest; give a larger budget")
     else:
         return built
     built["note"] = "; ".join(filter(None, [crowded, built.get("note")]))

@@ -65,14 +65,21 @@ def rag_prompt(object_id: str, object_text: str, chunks: list[dict], question: s
 
 
 def object_rag_prompt(graph: Graph, embedder, object_id: str, top_k: int | None, min_score: float | None,
-                      question: str | None = None) -> dict:
+                      question: str | None = None, max_tokens: int | None = None) -> dict:
     """The RAG prompt for one object: its text is the query (all-MiniLM-L6-v2 reads only its
-    first 256 word pieces)."""
+    first 256 word pieces). With `max_tokens`, the most top-ranked chunks whose prompt fits
+    (instead of the top k)."""
     found = object_text(graph, object_id)
     if found is None:
         raise TripartiteError(f"no object with id {object_id!r}; see `tripartite objects list`")
-    chunks = retrieve(graph, embedder, found["text"], top_k, min_score)
-    return rag_prompt(object_id, found["text"], chunks, question_or_default(question, found["question"]))
+    asked = question_or_default(question, found["question"])
+    if max_tokens is None:
+        return rag_prompt(object_id, found["text"], retrieve(graph, embedder, found["text"], top_k, min_score), asked)
+    ranked = retrieve(graph, embedder, found["text"], max_tokens // 50 + 5, min_score)  # chunks are 50+ tokens
+    kept = 0
+    while kept < len(ranked) and rag_prompt(object_id, found["text"], ranked[:kept + 1], asked)["tokens"] <= max_tokens:
+        kept += 1
+    return rag_prompt(object_id, found["text"], ranked[:kept], asked)
 
 
 def question_rag_prompt(graph: Graph, embedder, question: str, max_tokens: int | None = None,
