@@ -126,10 +126,18 @@ def test_add_object_with_allow_writes_analyses_and_selects_it_once(sample):
             assert stale.is_error and "run `tripartite select`" in stale.content[0].text
             ok(["select"], sample)
             assert not (await client.call_tool("object_prompt", {"object_id": "patient-a"})).is_error
+            # An id with nothing to name it by is refused (it would be stored as "document"), and
+            # an object that concerns no concept says it is stored all the same.
+            unnamed = await client.call_tool("add_object", {"object_id": "!!!", "text": text})
+            assert unnamed.is_error and "'!!!' is not a usable object id" in unnamed.content[0].text
+            unrelated = await client.call_tool("add_object", {"object_id": "note-10", "text": "zzz qqq nothing"})
+            assert unrelated.is_error and "(object 'note-10' is stored; `tripartite objects remove note-10` " \
+                "removes it)" in unrelated.content[0].text
     try:
         run(work)
     finally:  # the module's other tests see the sample as it was, whatever happened above
         invoke(["objects", "remove", "note-9"], sample)
+        invoke(["objects", "remove", "note-10"], sample)
         ok(["select"], sample)
 
 

@@ -174,7 +174,7 @@ class KnowledgeTools:
             raise TripartiteError(f"the object's text has {len(text):,} characters; the limit is "
                                   f"{MAX_OBJECT_CHARACTERS:,} (an object is one case, such as one report)")
         wanted = slugify(object_id)
-        if not wanted:
+        if not any(ch.isalnum() for ch in object_id):  # slugify names such an id "document"
             raise TripartiteError(f"{object_id!r} is not a usable object id; use letters, digits and '-'")
         record = ObjectRecord(wanted, kind, text.splitlines()[0].lstrip("# ").strip()[:120] or wanted, text,
                               f"mcp:{wanted}", hashlib.sha256(f"{kind}\n{text}".encode()).hexdigest())
@@ -190,7 +190,11 @@ class KnowledgeTools:
             except TripartiteError as exc:
                 raise TripartiteError(f"{exc} (object {stored!r} is stored; adding it again resumes)") from None
         status = "unchanged" if report["unchanged"] else ("changed" if report["changed"] else "added")
-        built = self.object_prompt(stored)
+        try:
+            built = self.object_prompt(stored)
+        except TripartiteError as exc:  # stored and analysed, yet no prompt (it concerns no loaded concept)
+            raise TripartiteError(f"{exc} (object {stored!r} is stored; `tripartite objects remove {stored}` removes "
+                                  "it)") from None
         return {"object_id": stored, "status": status, "llm_calls": calls,
                 "note": (f"the id {wanted!r} belongs to another object, so this one is {stored!r}"
                          if stored != wanted else None),
