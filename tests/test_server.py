@@ -115,10 +115,16 @@ def test_start_status_a_kill_mid_ingest_restart_stop(server_settings, tmp_path, 
     finally:
         local.stop()
     assert not local.stop()  # stopping a stopped server is not an error
+    unasked = subprocess.run([sys.executable, "-m", "tripartite", "server", "remove"], env=env, stdin=subprocess.DEVNULL,
+                             capture_output=True, text=True)  # a script: no terminal to ask on, so it refuses
+    assert unasked.returncode == 1 and "with no terminal to ask, pass --yes" in unasked.stderr
+    assert server.home.exists()
     removed = subprocess.run([sys.executable, "-m", "tripartite", "server", "remove", "--yes"], env=env,
                              capture_output=True, text=True)
     assert removed.returncode == 0 and f"removed {server.home}" in removed.stdout, removed.stderr
     assert not server.home.exists()
+    logs = subprocess.run([sys.executable, "-m", "tripartite", "server", "logs"], env=env, capture_output=True, text=True)
+    assert logs.returncode == 1 and logs.stderr.startswith("error: no server log at ")
 
 
 def test_taken_port_is_a_one_line_error(server_settings):

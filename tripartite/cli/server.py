@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from tripartite.cli.common import App, output, pass_app, say
+from tripartite.infra.errors import TripartiteError
 
 if TYPE_CHECKING:
     from tripartite.infra.server.local import LocalServer, ServerStatus
@@ -106,19 +107,25 @@ def server_remove(app: App, yes: bool) -> dict:
     local = local_server(app)
     if not local.home.exists():
         return {"home": str(local.home), "removed": False}
-    if not yes and sys.stdin.isatty():
+    if not yes:
+        if not sys.stdin.isatty():  # a script cannot answer: deleting databases unasked is no default
+            raise TripartiteError(f"server remove deletes {local.home} and every database in it; with no terminal to "
+                                  "ask, pass --yes")
         click.confirm(f"delete {local.home} and every database in it?", abort=True, err=True)
     local.remove()
     return {"home": str(local.home), "removed": True}
 
 
 @server_group.command("logs")
-@click.option("-n", "--lines", default=50, show_default=True, help="How many lines from the end.")
+@click.option("-n", "--lines", type=click.IntRange(min=1), default=50, show_default=True,
+              help="How many lines from the end.")
 @click.option("-f", "--follow", is_flag=True, help="Keep printing new lines until Ctrl-C.")
 @pass_app
 def server_logs(app: App, lines: int, follow: bool) -> None:
     """Print the end of the server's log."""
     local = local_server(app)
+    if not local.console_log.is_file():
+        raise TripartiteError(f"no server log at {local.console_log}: the server was never started there (or removed)")
     click.echo(local.log_tail(lines))
     if follow:
         with local.console_log.open("r", encoding="utf-8", errors="replace") as handle:
@@ -148,7 +155,6 @@ def server_plugin(app: App, out_dir: str) -> dict:
     import shutil
     from pathlib import Path
 
-    from tripartite.infra.errors import TripartiteError
     from tripartite.infra.server.plugin import build
 
     jar = build(app.settings.cache_dir, app.settings.server.neo4j_version, say)
