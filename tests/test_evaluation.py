@@ -162,7 +162,7 @@ def test_tune_reports_and_stores_the_densest_setting_at_the_coverage_floor(neo4j
     starved = invoke(["tune", "--alpha", "0.95", "--beta", "0.3", "--max-tokens", "1", "--tokens-per-concept", "none",
                       "--coverage", "0.5", "--store"], env)
     assert starved.exit_code == 1
-    assert starved.output.splitlines()[-1] == ("no setting keeps coverage at 50% or more; nothing stored (select and "
+    assert starved.output.splitlines()[-1] == ("no setting keeps coverage (of reach) at 50% or more; nothing stored (select and "
                                                "prompt keep their settings); lower --coverage or widen --alpha, "
                                                "--beta and the budgets")
     again = json.loads(invoke(["select", "--json"], env).output)

@@ -115,6 +115,7 @@ def test_objects_from_another_source_are_not_replaced(env, driver, tmp_path):
     texts = sorted(r["t"] for r in driver.execute_query("MATCH (o:Object) RETURN o.text AS t").records)
     assert texts == ["Chest pain at rest.", "Shortness of breath on stairs."]
     stored = json.loads(invoke(["objects", "list", "--json"], env).output)
+    assert invoke(["objects", "list", "--kind", "nosuch"], env).output.startswith("no objects of kind 'nosuch'")
     suffixed = next(o["id"] for o in stored if o["id"] != "case")
     line = one_error_line(invoke(["objects", "add", str(tmp_path / "y" / "case.md"), "--kind", "anamnesis",
                                   "--replace"], env))

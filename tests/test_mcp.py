@@ -189,6 +189,7 @@ def test_http_needs_the_bearer_token_and_binds_to_loopback(sample, tmp_path):
     # Beyond this machine only with a token; a taken port is one line.
     open_to_all = invoke(["mcp", "--http", f"0.0.0.0:{free_port()}"], {**sample, "TRIPARTITE_MCP_TOKEN": ""})
     assert open_to_all.exit_code == 1 and "TRIPARTITE_MCP_TOKEN" in open_to_all.stderr
+    assert "serving MCP" not in open_to_all.stderr  # refused before it says it serves
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()

@@ -197,12 +197,12 @@ def _tune_lines(result: dict) -> list[str]:
     best = TunePoint(**result["best"]) if result["best"] else None
     lines = sweep_table(sorted(points, key=lambda p: -p.median_density), best)
     if best is None:
-        lines.append(f"\nno setting keeps coverage at {result['coverage_floor']:.0%} or more"
+        lines.append(f"\nno setting keeps coverage (of reach) at {result['coverage_floor']:.0%} or more"
                      + ("; nothing stored (select and prompt keep their settings)" if result["store"] else "")
                      + "; lower --coverage or widen --alpha, --beta and the budgets")
     else:
         budget = {"none": "no budget"}.get(best.budget.label, f"a budget of {best.budget.label} tokens")
-        lines.append(f"\nbest at coverage >= {result['coverage_floor']:.0%}: {best.selection} selection, alpha "
+        lines.append(f"\nbest at coverage (of reach) >= {result['coverage_floor']:.0%}: {best.selection} selection, alpha "
                      f"{best.alpha:g}, beta {best.beta:g}, {budget} (median {best.median_tokens:,.0f} tokens, "
                      f"density {best.median_density:.2f})" + ("; stored: select and prompt use it from now on"
                                                                if result["stored"] else "; store it with --store"))

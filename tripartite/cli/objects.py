@@ -58,12 +58,21 @@ def objects_add(app: App, paths: tuple[str, ...], kind: str, replace: bool, max_
     return {**add_objects(app.graph, records, replace), "skipped": [str(p) for p in found.unsupported]}
 
 
+def _object_line(row: dict) -> str:
+    return (f"{row['id']:<32} {row['kind']:<14} {row['characters']:>7} chars {row['concepts']:>3} concepts"
+            + (f"  analysis failed: {row['analysis_error']}" if row['analysis_error'] else ""))
+
+
+def _listed_lines(rows: list[dict]) -> list[str]:
+    kind = click.get_current_context().params.get("kind")
+    empty = (f"no objects of kind {kind!r} (`tripartite objects list` shows every kind)" if kind
+             else "no objects; add some with `tripartite objects add PATH --kind KIND`")
+    return rows_or_hint(empty, _object_line)(rows)
+
+
 @objects_group.command("list")
 @click.option("--kind", help="Only objects of this kind.")
-@output(rows_or_hint("no objects; add some with `tripartite objects add PATH --kind KIND`",
-                     lambda row: f"{row['id']:<32} {row['kind']:<14} {row['characters']:>7} chars "
-                                 f"{row['concepts']:>3} concepts"
-                                 + (f"  analysis failed: {row['analysis_error']}" if row['analysis_error'] else "")))
+@output(_listed_lines)
 @pass_app
 def objects_list(app: App, kind: str | None) -> list[dict]:
     """The objects, with how many concepts each concerns."""
