@@ -132,6 +132,13 @@ def test_a_removed_document_leaves_nothing_that_search_could_quote(env, driver):
                                  "--format", "json"], env).stdout)
     assert rebuilt["references"] and not [piece for piece in gone if piece in rebuilt["prompt"]]
     assert all(ref["document"] != "Hypertension" for ref in rebuilt["references"])
+    # Every document removed: the communities go with the graph, rather than asking for reports forever.
+    invoke(["documents", "remove", "heart-failure"], env)
+    invoke(["documents", "remove", "atrial-fibrillation"], env)
+    empty = invoke(["kg", "communities"], env, ok=False)
+    assert empty.exit_code == 1 and "nothing to group" in empty.output
+    assert one(driver, "MATCH (c:Community) RETURN count(c) AS n")["n"] == 0
+    assert "kg communities" not in invoke(["kg", "status"], env).output
 
 
 def test_chunks_deleted_by_hand_are_pruned_without_a_hang(env, driver):

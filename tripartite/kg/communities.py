@@ -128,6 +128,9 @@ def detect(graph: Graph, seed: int = SEED, max_levels: int = 10) -> dict:
     describe(graph)
     size = graph.one("kg/entity_graph_size")
     if not size["relations"]:
+        # Communities of a graph that is gone (every document removed) would otherwise stay, and
+        # kg status would keep asking for reports this command cannot write.
+        graph.run("kg/write_communities", communities=[], memberships=[])
         raise TripartiteError("the triplet graph has no relations between entities yet, so there is nothing to "
                               "group; build it first with `tripartite kg extract`" if not size["entities"] else
                               f"the triplet graph's {size['entities']} entities have no relations between them, so "
