@@ -31,15 +31,13 @@ def mcp_command(app: App, http: str | None, allow_writes: bool) -> None:
     if tuple(int(part) for part in installed.split(".")[:2] if part.isdigit()) < (2, 3):
         raise TripartiteError(f"the MCP server needs the SDK 2.3 or later, and mcp {installed} is installed; "
                               f"pip install -U 'mcp>=2.3,<3'")
-    from tripartite.serving.mcp_server import TOKEN_VARIABLE, is_loopback, parse_address, serve
+    from tripartite.serving.mcp_server import TOKEN_VARIABLE, parse_address, require_token_beyond_loopback, serve
 
     token = os.environ.get(TOKEN_VARIABLE) or None
     address = parse_address(http) if http is not None else None
     if address is not None:
         host, port = address
-        if not is_loopback(host) and not token:  # refused before it says it serves
-            raise TripartiteError(f"serving on {host} reaches beyond this machine; set {TOKEN_VARIABLE} to a "
-                                  "secret that clients send as a bearer token, or bind to 127.0.0.1")
+        require_token_beyond_loopback(host, token)  # refused before it says it serves
         with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
             try:
                 probe.bind((host, port))

@@ -28,7 +28,7 @@ from tripartite.infra.config import SelectionSettings, question_or_default
 from tripartite.infra.graph import Graph
 from tripartite.objects.store import object_text
 from tripartite.search.modes import object_prompt
-from tripartite.search.vector import rag_prompt, retrieve
+from tripartite.search.vector import fitting, rag_prompt, retrieve
 from tripartite.selection import tripartite_prompt
 from tripartite.selection.prompt import NoPrompt
 
@@ -207,17 +207,9 @@ def measure_objects(graph: Graph, embedder, object_ids: list[str], variants: lis
 
         results += [rag(setting.label, setting.pick(ranked)) for setting in settings]
         if ours:
-            results.append(rag(SAME_BUDGET, ranked[:_fitting(object_id, found["text"], ranked, asked, ours[0].tokens)]))
+            results.append(rag(SAME_BUDGET, ranked[:fitting(object_id, found["text"], ranked, asked, ours[0].tokens)]))
         results += [measure_search(graph, scorer, mode, embedder, search_runner, question) for mode in searches]
     return results
-
-
-def _fitting(object_id: str, text: str, ranked: list[dict], question: str, budget: int) -> int:
-    """The most top-ranked chunks whose RAG prompt stays within `budget` tokens."""
-    k = 0
-    while k < len(ranked) and rag_prompt(object_id, text, ranked[:k + 1], question)["tokens"] <= budget:
-        k += 1
-    return k
 
 
 @dataclass(frozen=True)

@@ -76,10 +76,16 @@ def object_rag_prompt(graph: Graph, embedder, object_id: str, top_k: int | None,
     if max_tokens is None:
         return rag_prompt(object_id, found["text"], retrieve(graph, embedder, found["text"], top_k, min_score), asked)
     ranked = retrieve(graph, embedder, found["text"], max_tokens // 50 + 5, min_score)  # chunks are 50+ tokens
-    kept = 0
-    while kept < len(ranked) and rag_prompt(object_id, found["text"], ranked[:kept + 1], asked)["tokens"] <= max_tokens:
-        kept += 1
-    return rag_prompt(object_id, found["text"], ranked[:kept], asked)
+    return rag_prompt(object_id, found["text"], ranked[:fitting(object_id, found["text"], ranked, asked, max_tokens)],
+                      asked)
+
+
+def fitting(object_id: str, text: str, ranked: list[dict], question: str, budget: int) -> int:
+    """How many of the top-ranked chunks an object's RAG prompt holds within `budget` tokens."""
+    k = 0
+    while k < len(ranked) and rag_prompt(object_id, text, ranked[:k + 1], question)["tokens"] <= budget:
+        k += 1
+    return k
 
 
 def question_rag_prompt(graph: Graph, embedder, question: str, max_tokens: int | None = None,

@@ -229,12 +229,18 @@ def build_server(settings: Settings, allow_writes: bool = False, token: str | No
     return server, tools
 
 
+def require_token_beyond_loopback(host: str, token: str | None) -> None:
+    """HTTP beyond this machine only with a bearer token."""
+    if not is_loopback(host) and not token:
+        raise TripartiteError(f"serving on {host} reaches beyond this machine; set {TOKEN_VARIABLE} to a "
+                              f"secret that clients send as a bearer token, or bind to 127.0.0.1")
+
+
 def serve(settings: Settings, address: tuple[str, int] | None = None, allow_writes: bool = False,
           token: str | None = None) -> None:
     """Serve over stdio, or over streamable HTTP at (host, port), path /mcp."""
-    if address is not None and not is_loopback(address[0]) and not token:
-        raise TripartiteError(f"serving on {address[0]} reaches beyond this machine; set {TOKEN_VARIABLE} to a "
-                              f"secret that clients send as a bearer token, or bind to 127.0.0.1")
+    if address is not None:
+        require_token_beyond_loopback(address[0], token)
     server, tools = build_server(settings, allow_writes, token if address is not None else None)
     try:
         if address is None:
