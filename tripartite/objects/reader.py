@@ -6,7 +6,6 @@ tripartite/lexical/ids.py for how a stored source keeps its id); its text is the
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from tripartite.lexical.markdown import first_heading
 from tripartite.lexical.ids import slugify
 from tripartite.lexical.model import IngestError
 from tripartite.lexical.readers import decode_text
+from tripartite.ontology.reader import ID
 
 SUPPORTED = {".md", ".markdown", ".txt", ".text"}
 MAX_BYTES = 5 * 1024 * 1024
@@ -24,13 +24,10 @@ MAX_BYTES = 5 * 1024 * 1024
 MAX_TOKENS = 32_000
 
 
-KIND = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")  # as a plugin's object_kinds ids, which route objects
-
-
 def object_kind(value: str) -> str:
     """An object kind as given (stripped), refused when it is no id a plugin could name."""
     kind = value.strip()
-    if not KIND.match(kind):
+    if not ID.match(kind):  # the rule of a plugin's object_kinds ids
         raise IngestError(f"object kind {value!r} is not valid; use letters, digits, '_', '-' or '.', "
                           "e.g. anamnesis or fault-report")
     return kind
