@@ -83,6 +83,9 @@ def test_stdio_lists_tools_builds_prompts_and_reports_errors_as_tool_errors(samp
             assert wrong.is_error and len(text.splitlines()) == 1 and "lots" not in text
             assert "object_id: String should have at least 1 character" in text
             assert "mode: Input should be 'tripartite', 'rag', 'local' or 'global'" in text and "max_tokens: " in text
+            flag = await client.call_tool("search", {"question": "stroke", "max_tokens": True})
+            assert flag.is_error and "max_tokens: Value error, a budget is a number of tokens, not true or false" \
+                in flag.content[0].text
 
             refused = await client.call_tool("add_object", {"object_id": "note-9", "text": "Chest pain."})
             assert refused.is_error and "Unknown tool" in refused.content[0].text  # not offered at all

@@ -13,7 +13,7 @@ import ipaddress
 import logging
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
 
 from tripartite.infra.config import Settings
 from tripartite.infra.errors import TripartiteError
@@ -31,7 +31,16 @@ prompt quotes source text with numbered references (document > section) you can 
 
 Mode = Literal[OBJECT_MODES]  # the schema's enum: one list, search/constants.py
 SearchMode = Literal[QUESTION_MODES]
-Budget = Annotated[int | None, Field(ge=100, le=50_000, description="The prompt's token budget (cl100k_base); "
+
+
+def _not_a_flag(value: Any) -> Any:
+    # JSON's true is an int to pydantic's lax mode (1 token); a budget is never a yes/no
+    if isinstance(value, bool):
+        raise ValueError("a budget is a number of tokens, not true or false")
+    return value
+
+
+Budget = Annotated[int | None, BeforeValidator(_not_a_flag), Field(ge=100, le=50_000, description="The prompt's token budget (cl100k_base); "
                                                                    "default: the mode's own.")]
 
 
