@@ -240,6 +240,20 @@ def test_a_killed_select_is_refused_until_select_runs_again(env, driver, tmp_pat
     assert invoke(["prompt", "o1", "--format", "json"], env).exit_code == 0
 
 
+def test_a_reader_that_stops_reading_is_not_a_lost_connection(env, driver):
+    # `tripartite ontology load cardiology | true`: the load commits, then printing fails with
+    # EPIPE, a ConnectionError to Python; once it read as Neo4j lost and the write rolled back.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run([sys.executable, "-m", "tripartite", "ontology", "load", "cardiology"],
+                              env={**os.environ, **env}, stdout=write_end, stderr=subprocess.PIPE, text=True)
+    finally:
+        os.close(write_end)
+    assert done.returncode == 1 and done.stderr == "", done.stderr  # silent, as a writer to a closed pipe is
+    assert one_row(driver, "RETURN COUNT { (:Ontology {id: 'cardiology'}) } AS n")["n"] == 1
+
+
 # ---- the LLM endpoint fails ----------------------------------------------------------------
 @pytest.fixture
 def loaded(env):

@@ -49,6 +49,8 @@ def test_stdio_lists_tools_builds_prompts_and_reports_errors_as_tool_errors(samp
             assert tools["search"].input_schema["properties"]["mode"]["enum"] == \
                 ["tripartite", "rag", "local", "global", "hybrid"]  # as `tripartite search` lists them
             assert tools["object_prompt"].input_schema["required"] == ["object_id"]
+            budget = tools["search"].input_schema["properties"]["max_tokens"]["anyOf"]  # bounds a client can read
+            assert {"type": "integer", "minimum": 100, "maximum": 50_000} in budget and {"type": "null"} in budget
 
             prompt = await client.call_tool("object_prompt", {"object_id": "patient-a"})
             data = prompt.structured_content
@@ -83,6 +85,8 @@ def test_stdio_lists_tools_builds_prompts_and_reports_errors_as_tool_errors(samp
             assert wrong.is_error and len(text.splitlines()) == 1 and "lots" not in text
             assert "object_id: String should have at least 1 character" in text
             assert "mode: Input should be 'tripartite', 'rag', 'local' or 'global'" in text and "max_tokens: " in text
+            default = await client.call_tool("search", {"question": "stroke", "mode": "rag", "max_tokens": None})
+            assert not default.is_error and default.structured_content["references"]  # null: the mode's own budget
             flag = await client.call_tool("search", {"question": "stroke", "max_tokens": True})
             assert flag.is_error and "max_tokens: Value error, a budget is a number of tokens, not true or false" \
                 in flag.content[0].text

@@ -3,6 +3,8 @@ wiring and printing (common.py holds what they share)."""
 from __future__ import annotations
 
 import logging
+import os
+import select
 import sys
 import traceback
 
@@ -23,6 +25,23 @@ def _is_neo4j_error(exc: BaseException) -> bool:
         return True
     errors = sys.modules.get("neo4j.exceptions")
     return errors is not None and isinstance(exc, (errors.Neo4jError, errors.DriverError))
+
+
+def stdout_closed() -> bool:
+    """Whether whoever read our standard output has gone (`tripartite ... | head -1`): a pipe
+    whose reader closed polls as an error."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), 0)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (AttributeError, OSError, ValueError):  # no real file behind sys.stdout (a test's capture)
+        return False
+
+
+def _quiet_stdout() -> None:
+    # nothing more can reach the reader; /dev/null keeps the interpreter's last flush from failing
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, sys.stdout.fileno())
 
 
 def _is_llm_error(exc: BaseException) -> bool:
@@ -74,6 +93,11 @@ class TripartiteGroup(click.Group):
                 click.echo(exc.log_tail, err=True)
             ctx.exit(1)
         except Exception as exc:
+            if isinstance(exc, BrokenPipeError) and stdout_closed():
+                # the reader stopped reading, as `head` does: not a lost Neo4j connection (BrokenPipeError
+                # is a ConnectionError), and what the command had committed stays committed
+                _quiet_stdout()
+                ctx.exit(1)
             if _is_llm_error(exc):  # a call no command caught: still one line
                 self._fail(ctx, f"the LLM call failed: {exc}; `tripartite doctor` checks the endpoint and model", exc)
                 ctx.exit(1)

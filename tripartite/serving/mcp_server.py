@@ -40,8 +40,10 @@ def _not_a_flag(value: Any) -> Any:
     return value
 
 
-Budget = Annotated[int | None, BeforeValidator(_not_a_flag), Field(ge=100, le=50_000, description="The prompt's token budget (cl100k_base); "
-                                                                   "default: the mode's own.")]
+# the bounds sit on the number, not on the optional: pydantic cannot apply ge to null (a raw
+# TypeError), and this way the schema shows them as JSON Schema's minimum and maximum
+Budget = Annotated[Annotated[int, Field(ge=100, le=50_000)] | None, BeforeValidator(_not_a_flag),
+                   Field(description="The prompt's token budget (cl100k_base); null or absent: the mode's own.")]
 
 
 class Reference(BaseModel):
