@@ -102,6 +102,42 @@ def test_csv_with_several_parents_obsolete_rows_and_a_cycle(tmp_path):
     assert any("F9" in p for p in summary["problems"]) and any("cycle" in p for p in summary["problems"])
 
 
+def test_several_parents_keep_every_concept_parent_and_say_which_class_link_goes(tmp_path):
+    table = tmp_path / "parents.csv"
+    table.write_text("id,name,parent,synonyms\nR,root,,\nA,kind a,R,sort a\nB,kind b,R,\nL,lonely kind,R,\n"
+                     "a1,alpha,A,\nb1,beta,B,\nd,delta,a1|L,\nx,chi,a1|B,\n", encoding="utf-8")
+    terms = read_terms(table)
+    branch = take_branch(terms, "R", "parents.csv")
+    concepts = {c["name"]: c for k in branch.classes for c in k["concepts"]}
+    # L has no child of its own class, so it is a concept (of the root's class): d keeps it as broader
+    assert concepts["delta"]["broader"] == ["a1", "L"] and concepts["lonely kind"]["id"] == "L"
+    # B is a class with members; x sits in A's class, and the link to B is reported, not lost silently
+    assert concepts["chi"]["broader"] == ["a1"]
+    assert branch.problems == ["x (chi) is_a B (kind b), a concept class; a concept sits in one class, so it is "
+                               "placed in A (kind a) and that link is dropped"]
+    # a class has no synonyms in the format: its description keeps them for the reader
+    assert next(k for k in branch.classes if k["id"] == "A")["description"] == "Also called: sort a."
+
+
+def test_a_term_under_the_root_only_through_obsolete_ones_is_reported(tmp_path):
+    table = tmp_path / "obsolete.csv"
+    table.write_text("id,name,parent,obsolete\nR,root,,\nK,kind,R,\nT,thing,K,\nO,old thing,K,true\n"
+                     "U,under old,O,\n", encoding="utf-8")
+    branch = take_branch(read_terms(table), "R", "obsolete.csv")
+    assert [c["name"] for k in branch.classes for c in k["concepts"]] == ["thing"]
+    assert branch.problems == ["U (under old) is under the root only through obsolete O (old thing); it is left out "
+                               "(give it a live parent to keep it)"]
+
+
+def test_a_class_level_below_the_branch_is_refused(tmp_path):
+    result = invoke(["ontology", "import", str(FIXTURES / "machines.obo"), "--root", "MF:0000001", "--name", "m",
+                     "--out", str(tmp_path / "out"), "--class-level", "6"], {})
+    assert result.exit_code == 1 and "--class-level 6 leaves no concepts" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and not (tmp_path / "out").exists()
+    folder = invoke(["ontology", "import", str(FIXTURES), "--root", "X", "--name", "m"], {})
+    assert folder.exit_code == 1 and "is a folder" in folder.stderr
+
+
 def test_a_published_ontology_file_imports(tmp_path):
     summary, data = imported(tmp_path, "published/doid-rad-slim.obo", "DOID:0050161", name="respiratory")
     assert summary["concepts"] >= 2 and summary["terms_read"] == 81
@@ -214,6 +250,17 @@ def test_import_load_then_remove_twice(migrated_env, tmp_path, driver):
     assert again.exit_code == 1 and "not loaded" in again.stderr
     records, _, _ = driver.execute_query("MATCH (n) WHERE n:Concept OR n:ConceptClass OR n:Ontology RETURN count(n) AS n")
     assert records[0]["n"] == 0
+
+
+@pytest.mark.neo4j
+def test_import_load_under_a_loaded_name_is_refused_before_writing(migrated_env, tmp_path):
+    ok(["ontology", "load", "cardiology"], migrated_env)
+    args = ["ontology", "import", str(FIXTURES / "machines.obo"), "--root", "MF:0000001", "--name", "cardiology",
+            "--out", str(tmp_path / "out"), "--load"]
+    refused = invoke(args, migrated_env)
+    assert refused.exit_code == 1 and "already loaded from" in refused.stderr and "--force" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1 and not (tmp_path / "out").exists()
+    assert "loaded cardiology" in ok([*args, "--force"], migrated_env).splitlines()
 
 
 @pytest.mark.neo4j

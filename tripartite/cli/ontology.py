@@ -107,7 +107,8 @@ def _import_lines(s: dict) -> list[str]:
               help="Terms this many steps below the root become concept classes; 1: the root's children.")
 @click.option("--language", default="en", show_default=True, help="Label language for OWL and SKOS files.")
 @click.option("--load", "load_now", is_flag=True, help="Load the written plugin into the database.")
-@click.option("--force", is_flag=True, help="Replace an existing folder NAME/ under --out.")
+@click.option("--force", is_flag=True, help="Replace an existing folder NAME/ under --out (with --load, also an "
+                                             "ontology of that name loaded from another file).")
 @output(_import_lines)
 @pass_app
 def ontology_import(app: App, file: Path, root: str, name: str, out: Path, depth: int | None, class_level: int,
@@ -118,14 +119,19 @@ def ontology_import(app: App, file: Path, root: str, name: str, out: Path, depth
     descendants concepts with BROADER edges from is_a; exact and related synonyms are kept
     apart, obsolete terms skipped, and cycles, missing parents and duplicate names reported one
     line each. Nothing is written unless the whole branch reads cleanly."""
+    from tripartite.ontology.branch import labelled
     from tripartite.ontology.importer import import_branch
 
-    if load_now:
-        _ = app.graph  # connecting: an unreachable database fails here, before any file is written
+    if load_now and not force:  # connecting first: an unreachable database or a taken name fails before any write
+        state = app.graph.one("ontology/ontology_state", ontology_id=name)
+        target = (out / name / "ontology.yaml").resolve()
+        if state and state["source"] and state["source"] != str(target):
+            raise TripartiteError(f"an ontology named {name!r} is already loaded from {state['source']}; give the "
+                                  f"import another --name, or pass --force to write {target.parent} and replace it")
     result = import_branch(file, root, name, out, depth=depth, class_level=class_level, language=language,
                            force=force)
     branch = result.branch
-    summary = {"name": name, "root": f"{branch.root.id} ({branch.root.name})", "folder": str(result.folder),
+    summary = {"name": name, "root": labelled(branch.root), "folder": str(result.folder),
                "classes": len(branch.classes), "concepts": branch.concept_count, "terms_read": result.terms_read,
                "obsolete_skipped": branch.obsolete, "problems": branch.problems, "loaded": None}
     if load_now:

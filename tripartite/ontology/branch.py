@@ -33,6 +33,11 @@ class Branch:
         return sum(len(c["concepts"]) for c in self.classes)
 
 
+def labelled(term: Term) -> str:
+    """How a term is named in messages: its id and, when it has one, its name."""
+    return f"{term.id} ({term.name})" if term.name else term.id
+
+
 def local_key(term_id: str) -> str:
     """An id the YAML format accepts: DOID:1234 -> DOID_1234, an IRI -> its last segment."""
     tail = term_id.rstrip("/#")
@@ -57,7 +62,7 @@ def find_root(terms: dict[str, Term], root: str, source: str) -> Term:
     for found in (by_key, by_name):
         if len(found) == 1:
             return found[0]
-    labels = {f"{t.id} ({t.name})" if t.name else t.id: t for t in terms.values()}
+    labels = {labelled(t): t for t in terms.values()}
     near = difflib.get_close_matches(wanted, list(labels), n=3, cutoff=0.5) or \
         [label for label in labels if wanted.casefold() in label.casefold()][:3]
     hint = f"; close: {', '.join(near)}" if near else "; give a term id as the file writes it"
@@ -101,7 +106,7 @@ def _reach(root: str, children: dict[str, list[str]], terms: dict[str, Term],
             continue
         if state.get(child) == 1:
             loop = path[path.index(child):] + [child]
-            names = " -> ".join(f"{t} ({terms[t].name})" if terms[t].name else t for t in loop)
+            names = " -> ".join(labelled(terms[t]) for t in loop)
             problems.append(f"cycle {names}; the link {child} is_a {node} is dropped")
             continue
         kept.setdefault(child, []).append(node)
@@ -121,24 +126,59 @@ def take_branch(terms: dict[str, Term], root_id: str, source: str, class_level: 
                             f"give a depth above {class_level}")
     root = find_root(terms, root_id, source)
     if root.obsolete:
-        raise OntologyError(f"{source}: {root.id} ({root.name}) is obsolete; choose a live term as --root")
+        raise OntologyError(f"{source}: {labelled(root)} is obsolete; choose a live term as --root")
     branch = Branch(root, obsolete=sum(1 for t in terms.values() if t.obsolete))
     children, dangling = _children(terms, branch.problems)
     parents = _reach(root.id, children, terms, branch.problems)
     if len(parents) == 1:
-        raise OntologyError(f"{source}: {root.id} ({root.name}) has no descendants; choose a term higher up as --root")
+        raise OntologyError(f"{source}: {labelled(root)} has no descendants; choose a term higher up as --root")
     for term_id, parent, state in dangling:
         if term_id in parents:
-            branch.problems.append(f"{term_id} ({terms[term_id].name}) is_a itself; that link is dropped"
+            branch.problems.append(f"{labelled(terms[term_id])} is_a itself; that link is dropped"
                                    if state == "itself" else
-                                   f"{term_id} ({terms[term_id].name}) is_a {parent}, which is {state}; "
+                                   f"{labelled(terms[term_id])} is_a {parent}, which is {state}; "
                                    f"that link is dropped")
     level = _levels(root.id, parents)
     if depth is not None:
         level = {t: d for t, d in level.items() if d <= depth}
+    _report_cut_off(branch, terms, root.id, parents, depth)
     _assign(branch, terms, parents, level, class_level)
+    if not branch.concept_count:
+        deepest = max(level.values())
+        raise OntologyError(f"{source}: the branch under {labelled(root)} is {deepest} level(s) deep, so "
+                            f"--class-level {class_level} leaves no concepts under its classes; give a smaller "
+                            "--class-level" + (" or a larger --depth" if depth is not None else ""))
     _dedupe_names(branch)
     return branch
+
+
+def _report_cut_off(branch: Branch, terms: dict[str, Term], root: str, kept: dict[str, list[str]],
+                    depth: int | None) -> None:
+    """Live terms that hang under the root only through obsolete ones are left out, one line
+    each (where the file keeps an obsolete term's is_a, as OWL and CSV may; OBO drops it)."""
+    below: dict[str, list[str]] = {}
+    for term in terms.values():
+        for parent in term.parents:
+            if parent in terms and parent != term.id:
+                below.setdefault(parent, []).append(term.id)
+    level, queue = {root: 0}, deque([root])
+    while queue:
+        node = queue.popleft()
+        if depth is not None and level[node] >= depth:
+            continue
+        for child in below.get(node, ()):
+            if child not in level:
+                level[child] = level[node] + 1
+                queue.append(child)
+    for term_id in sorted(level, key=lambda t: (level[t], t)):
+        term = terms[term_id]
+        if term.obsolete or term_id in kept:
+            continue
+        obsolete = [p for p in dict.fromkeys(term.parents) if p in terms and terms[p].obsolete]
+        if obsolete:
+            names = ", ".join(labelled(terms[p]) for p in obsolete)
+            branch.problems.append(f"{labelled(term)} is under the root only through obsolete {names}; "
+                                   "it is left out (give it a live parent to keep it)")
 
 
 def _levels(root: str, parents: dict[str, list[str]]) -> dict[str, int]:
@@ -173,8 +213,16 @@ def _assign(branch: Branch, terms: dict[str, Term], parents: dict[str, list[str]
     for term_id in order:
         if term_id in class_of:
             members[class_of[term_id]].append(term_id)
-    concept_ids = {t for t in order if t in class_of}
     leaves = [c for c in class_ids if not members[c]]
+    concept_ids = {t for t in order if t in class_of} | set(leaves)  # leaves become concepts of the root's class
+    for term_id in order:
+        others = sorted({p for p in parents[term_id] if p in class_of and class_of[p] != class_of.get(term_id)
+                         and members[class_of[p]]} - concept_ids)
+        if term_id in class_of and others:  # a parent that is a class with members of its own
+            names = ", ".join(labelled(terms[p]) for p in others)
+            branch.problems.append(f"{labelled(terms[term_id])} is_a {names}, a concept class; a concept sits "
+                                   f"in one class, so it is placed in "
+                                   f"{labelled(terms[class_of[term_id]])} and that link is dropped")
     keys: dict[str, str] = {}
     taken: set[str] = set()
 
@@ -210,7 +258,11 @@ def _assign(branch: Branch, terms: dict[str, Term], parents: dict[str, list[str]
 
 
 def _klass(key: str, name: str, term: Term, concepts: list[dict]) -> dict:
-    fields = {"id": key, "name": name, "description": term.definition, "source": term.id, "concepts": concepts}
+    # a concept class has no synonyms of its own in the format: the description keeps them for the reader
+    others = [s for s in dict.fromkeys([*term.exact, *term.related]) if s.casefold() != name.casefold()]
+    also = f"Also called: {', '.join(others)}." if others else ""
+    description = " ".join(part for part in (term.definition, also) if part)
+    fields = {"id": key, "name": name, "description": description, "source": term.id, "concepts": concepts}
     return {k: v for k, v in fields.items() if v or k != "description"}
 
 

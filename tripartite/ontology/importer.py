@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from tripartite.ontology.branch import Branch, take_branch
+from tripartite.ontology.branch import Branch, labelled, local_key, take_branch
 from tripartite.ontology.plugin_folder import check_name, ontology_file, plugin_manifest, write_plugin_folder
 from tripartite.ontology.sources import read_terms
 
@@ -25,8 +25,8 @@ def import_branch(path: Path, root: str, name: str, out: Path, depth: int | None
     terms = read_terms(path, language)
     branch = take_branch(terms, root, str(path), class_level=class_level, depth=depth)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-    root_label = f"{branch.root.id} ({branch.root.name})" if branch.root.name else branch.root.id
-    description = f"{branch.root.name or branch.root.id}: imported from {path.name}"
+    root_label = labelled(branch.root)
+    description = f"{branch.root.name or local_key(branch.root.id)}: imported from {path.name}"
     header = (f"Imported by `tripartite ontology import` on {date.today().isoformat()} from {path.name} "
               f"(sha256 {digest}...),\nthe branch under {root_label}: {len(branch.classes)} classes, "
               f"{branch.concept_count} concepts; {branch.obsolete} obsolete term(s) in the file skipped.\n"

@@ -26,6 +26,8 @@ FORMATS = {".obo": "obo", ".owl": "rdf", ".rdf": "rdf", ".ttl": "rdf", ".nt": "r
 
 def read_terms(path: Path, language: str = "en") -> dict[str, Term]:
     """Every term in the file, keyed by id, obsolete ones included (the branch step skips them)."""
+    if path.is_dir():
+        raise OntologyError(f"{path}: is a folder; give the path of an OBO, OWL, SKOS or CSV file in it")
     if not path.is_file():
         raise OntologyError(f"{path}: file not found; give the path of an OBO, OWL, SKOS or CSV file")
     kind = FORMATS.get(path.suffix.lower())
