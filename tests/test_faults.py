@@ -164,7 +164,7 @@ def test_prompts_refuse_and_search_notes_what_the_graph_moved_past(sample, drive
     # ... on a chunk not analysed yet, which select and doctor say (its extracts are in no prompt).
     assert "note: 1 of 25 chunks are not analysed for every loaded concept" in result.output
     doctor = invoke(["doctor"], sample).output
-    assert "[FAIL] analysis complete: 1 of 25 chunks and 0 of 3 objects not analysed" in doctor
+    assert "[warn] analysis complete: 1 of 25 chunks and 0 of 3 objects not analysed" in doctor
     assert invoke(["prompt", "patient-a"], sample).exit_code == 0
     assert "no object with id 'nosuch'" in one_error_line(invoke(["select", "--object", "nosuch"], sample))
     # The new document is selected on but not analysed: a question's Tripartite prompt lacks its

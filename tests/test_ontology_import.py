@@ -277,6 +277,9 @@ def test_removing_an_analysed_ontology_takes_what_was_derived_and_a_reload_rebui
     assert records[0].data() == {"edges": 0, "selection": 0, "lists": 0}
     stale = invoke(["prompt", "patient-a"], loaded)
     assert stale.exit_code == 1
+    doctor = invoke(["doctor"], loaded)  # says what the prompt refuses for, as a warning: the setup itself is sound
+    assert doctor.exit_code == 0 and "[warn] selection: documents, ontologies or chunk extracts changed since the " \
+        "last full `tripartite select`" in doctor.output
     # The selection is current again, but of no concept: select and prompt name the cause.
     assert "note: no ontology is loaded: `tripartite ontology load PLUGIN`" in ok(["select"], loaded)
     unloaded = invoke(["prompt", "patient-a"], loaded)
@@ -285,3 +288,4 @@ def test_removing_an_analysed_ontology_takes_what_was_derived_and_a_reload_rebui
     ok(["analyze"], loaded)
     ok(["select"], loaded)
     assert ok(["prompt", "patient-a"], loaded) == before
+    assert "[ok  ] selection: store version 2" in invoke(["doctor"], loaded).output

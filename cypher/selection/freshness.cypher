@@ -1,6 +1,7 @@
 // read: whether one object's prompt can be built from the stored selection, and if not, the one
 // line that says why and which command to run (an object changed since: analyze first where it is
-// not analysed for every loaded concept); also the alpha and beta of the selection's last run.
+// not analysed for every loaded concept); also the alpha and beta of the selection's last run, and
+// how many objects there are (doctor: nothing selected is only worth a word once there are some).
 // Prompts (the CLI and the Browser procedure) ask this first.
 // Browser: :param object_id => 'patient-a'
 
@@ -16,7 +17,7 @@ WITH s, o, s.alpha AS alpha, s.beta AS beta, CASE WHEN s IS NULL THEN 'none'
                                                WHERE NOT k IN coalesce(o.analysed_concepts, [])) THEN 'unanalysed'
                 WHEN o.selection_stale THEN 'object'
                 ELSE 'fresh' END AS freshness
-RETURN freshness, alpha, beta, CASE freshness
+RETURN freshness, alpha, beta, COUNT { (:Object) } AS objects, CASE freshness
   WHEN 'none' THEN 'nothing has been selected yet; run `tripartite select`'
   WHEN 'converting' THEN 'the selection store is being converted to its new form (migration V012); run `tripartite '
                          + 'migrate`, which finishes it'

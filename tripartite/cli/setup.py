@@ -54,12 +54,19 @@ def migrate_command(app: App, show_status: bool, as_json: bool) -> None:
         click.echo("up to date: nothing to apply")
 
 
+def _mark(check: dict) -> str:
+    # a required check that fails makes doctor exit 1; an optional one is a warning
+    return "ok  " if check["ok"] else "FAIL" if check["required"] else "warn"
+
+
 @click.command("doctor")
-@output(lambda checks: [f"[{'ok  ' if c['ok'] else 'FAIL'}] {c['name']}: {c['detail']}" for c in checks],
+@output(lambda checks: [f"[{_mark(c)}] {c['name']}: {c['detail']}" for c in checks],
         exit_code=lambda checks: 0 if all(c["ok"] for c in checks if c["required"]) else 1)
 @pass_app
 def doctor_command(app: App) -> list[dict]:
-    """Check Neo4j, APOC, migrations, the chunks' vectors, the embedding model and the LLM endpoint."""
+    """Check Neo4j, APOC, migrations, the chunks' vectors, the selection, the embedding model and the
+    LLM endpoint. Exit 1 when a required check fails ([FAIL]); [warn] marks what works but wants a
+    command run (the advice says which)."""
     from tripartite.infra.doctor import run_checks
 
     return [c.as_dict() for c in run_checks(app.settings)]

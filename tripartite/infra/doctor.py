@@ -74,10 +74,13 @@ def _selection_check(graph: Graph, settings: Settings) -> Check:
     if store["version"] < 2:
         return Check("selection", False, f"store version 1 ({store['old_evidence']:,} Evidence nodes, one per "
                                          "candidate): run `tripartite migrate`, which converts it", required=False)
-    return Check("selection", True, f"store version 2 (scores per (object, concept) pair; {store['evidence']:,} "
-                                    f"Evidence nodes, one per pair with what it selects); steps and prompts run by "
-                                    f"{engine.reason}",
-                 required=False)
+    detail = (f"store version 2 (scores per (object, concept) pair; {store['evidence']:,} Evidence nodes, one per "
+              f"pair with what it selects); steps and prompts run by {engine.reason}")
+    fresh = graph.one("selection/freshness", object_id=None)  # as prompts ask it, for the whole graph
+    nothing_to_select = fresh["freshness"] == "none" and not fresh["objects"]
+    if fresh["freshness"] != "fresh" and not nothing_to_select:
+        return Check("selection", False, f"{fresh['hint']} (prompts refuse until then); {detail}", required=False)
+    return Check("selection", True, detail, required=False)
 
 
 def _chunk_vectors_check(graph: Graph, settings: Settings) -> Check:
