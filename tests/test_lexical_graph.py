@@ -134,6 +134,16 @@ def test_a_bad_file_writes_nothing_and_the_rest_goes_in(driver, env, corpus):
     assert one(driver, "MATCH (n) WHERE n.document_id IN ['broken', 'empty'] RETURN count(n) AS n")["n"] == 0
 
 
+def test_a_file_emptied_since_its_ingest_says_the_graph_keeps_its_earlier_text(driver, env, corpus):
+    assert invoke(["ingest", str(corpus), "--no-embed"], env).exit_code == 0
+    (corpus / "hypertension.md").write_text("# Hypertension\n\n## Follow-up\n")  # headings only now
+    result = invoke(["ingest", str(corpus), "--no-embed"], env)
+    assert "hypertension.md: no text to ingest" in result.output
+    assert "the graph still holds its earlier text as document 'hypertension': `tripartite documents remove " \
+        "hypertension` removes it" in result.output
+    assert one(driver, "MATCH (c:Chunk {document_id: 'hypertension'}) RETURN count(c) AS n")["n"] > 0
+
+
 @pytest.mark.slow
 def test_a_50_mb_file_is_refused_whole_when_it_does_not_fit_one_transaction(driver, env, tmp_path):
     # About 110,000 chunks: more than one transaction of the default 2 GB-heap server holds.

@@ -93,7 +93,11 @@ def ingest_paths(graph: Graph, paths: list[str], counter, max_tokens: int, max_b
         try:
             parsed = read_document(path, document_id, max_bytes)
         except EmptyDocument as exc:
-            report.skipped.append({"path": str(path), "reason": str(exc).split(": ", 1)[-1]})
+            reason = str(exc).split(": ", 1)[-1]
+            if document_id in states:  # emptied since: its earlier text would go on being quoted unannounced
+                reason += (f"; the graph still holds its earlier text as document {document_id!r}: "
+                           f"`tripartite documents remove {document_id}` removes it")
+            report.skipped.append({"path": str(path), "reason": reason})
             continue
         except IngestError as exc:
             report.failed.append({"path": str(path), "error": str(exc)})
