@@ -134,7 +134,7 @@ def test_a_bad_file_writes_nothing_and_the_rest_goes_in(driver, env, corpus):
     assert one(driver, "MATCH (n) WHERE n.document_id IN ['broken', 'empty'] RETURN count(n) AS n")["n"] == 0
 
 
-def test_a_file_emptied_since_its_ingest_says_the_graph_keeps_its_earlier_text(driver, env, corpus):
+def test_a_file_emptied_or_deleted_since_its_ingest_says_the_graph_keeps_its_earlier_text(driver, env, corpus):
     assert invoke(["ingest", str(corpus), "--no-embed"], env).exit_code == 0
     (corpus / "hypertension.md").write_text("# Hypertension\n\n## Follow-up\n")  # headings only now
     result = invoke(["ingest", str(corpus), "--no-embed"], env)
@@ -142,6 +142,11 @@ def test_a_file_emptied_since_its_ingest_says_the_graph_keeps_its_earlier_text(d
     assert "the graph still holds its earlier text as document 'hypertension': `tripartite documents remove " \
         "hypertension` removes it" in result.output
     assert one(driver, "MATCH (c:Chunk {document_id: 'hypertension'}) RETURN count(c) AS n")["n"] > 0
+    # a file deleted (or renamed) since: its document stays, and the next ingest of the folder says so
+    (corpus / "hypertension.md").unlink()
+    gone = invoke(["ingest", str(corpus), "--no-embed"], env)
+    assert f"note: {(corpus / 'hypertension.md').resolve()} is gone, yet its text stays in the graph as document " \
+        "hypertension and is quoted: `tripartite documents remove hypertension` removes it" in gone.output
 
 
 @pytest.mark.slow

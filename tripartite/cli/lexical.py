@@ -28,6 +28,8 @@ def _ingest_lines(report: dict) -> list[str]:
     lines += [f"skipped   {item['path']}: {item['reason']}" for item in report["skipped"]]
     lines += [f"note: {item['path']} is stored as {item['id']}: the id {item['wanted']} belongs to {item['taken_by']} "
               "(--replace replaces that document instead)" for item in report["renamed"]]
+    lines += [f"note: {item['path']} is gone, yet its text stays in the graph as document {item['id']} and is "
+              f"quoted: `tripartite documents remove {item['id']}` removes it" for item in report["gone"]]
     if report["embedded"]:
         lines.append(f"embedded  {report['embedded']} chunks")
     for path in report["missing"]:

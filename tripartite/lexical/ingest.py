@@ -29,6 +29,7 @@ class IngestReport:
     failed: list[dict] = field(default_factory=list)    # one-line errors, nothing written
     missing: list[str] = field(default_factory=list)
     renamed: list[dict] = field(default_factory=list)   # another source holds the readable id
+    gone: list[dict] = field(default_factory=list)      # documents from the folders given whose file is gone
 
     @property
     def chunks_written(self) -> int:
@@ -36,7 +37,7 @@ class IngestReport:
 
     def as_dict(self) -> dict:
         return {"ingested": self.ingested, "unchanged": self.unchanged, "skipped": self.skipped,
-                "failed": self.failed, "missing": self.missing, "renamed": self.renamed}
+                "failed": self.failed, "missing": self.missing, "renamed": self.renamed, "gone": self.gone}
 
 
 def document_ids(graph: Graph, files: list[Path], replace: bool = False) -> tuple[dict[Path, str], list[dict]]:
@@ -117,4 +118,16 @@ def ingest_paths(graph: Graph, paths: list[str], counter, max_tokens: int, max_b
     flush()
     if any(item["replaced"] for item in report.ingested):
         refresh_descriptions(graph)  # a changed document's old chunks left the triplet graph
+    report.gone = gone_sources(graph, paths)
     return report
+
+
+def gone_sources(graph: Graph, paths: list[str]) -> list[dict]:
+    """Documents ingested from under the folders given whose file no longer exists (deleted,
+    or renamed and ingested again under its new name): prompts would go on quoting them."""
+    folders = [Path(raw).expanduser().resolve() for raw in paths if Path(raw).expanduser().is_dir()]
+    if not folders:
+        return []
+    return [{"id": row["id"], "path": row["path"]} for row in graph.run("lexical/list_documents")
+            if row["path"] and any(Path(row["path"]).is_relative_to(f) for f in folders)
+            and not Path(row["path"]).exists()]
