@@ -76,7 +76,12 @@ def test_a_question_file_is_checked_with_one_line_per_fault(tmp_path):
                          "every entry of `answers:` must be a non-blank phrase"),
                         ("questions:\n  - question: Why\n    chunks: ['']",
                          "every entry of `chunks:` must be a non-blank chunk id"),
-                        ("questions:\n  - {question: 12345, answers: [a]}", "`question:` is 12345, not text")):
+                        ("questions:\n  - {question: 12345, answers: [a]}", "`question:` is 12345, not text"),
+                        # A misspelt key was dropped, and a question with both lists scored by one only.
+                        ("questions:\n  - {question: Why, answers: [a], scop: corpus}",
+                         "question 1: unknown key(s) scop; a question takes answers, chunks, id, question, scope"),
+                        ("questions:\n  - {question: Why, answers: [a], chunks: ['d:1']}",
+                         "question 1 gives both `answers:` and `chunks:`; keep one")):
         bad = tmp_path / "bad.yaml"
         bad.write_text(text)
         with pytest.raises(TripartiteError, match=re.escape(fault)) as caught:

@@ -30,6 +30,7 @@ from tripartite.search.constants import QUESTION_MODES
 
 DEFAULT_BUDGETS = (500, 1000, 2000)
 RAG_SAME = "rag (same tokens)"
+QUESTION_KEYS = {"id", "question", "answers", "chunks", "scope"}
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,10 @@ def load_questions(path: Path) -> list[Question]:
     for n, entry in enumerate(entries, start=1):
         if not isinstance(entry, dict) or entry.get("question") is None or not str(entry["question"]).strip():
             raise TripartiteError(f"{path}: question {n} has no `question:` text")
+        unknown = sorted(set(map(str, entry)) - QUESTION_KEYS)
+        if unknown:  # a misspelt key would be dropped and the question scored another way
+            raise TripartiteError(f"{path}: question {n}: unknown key(s) {', '.join(unknown)}; a question takes "
+                                  f"{', '.join(sorted(QUESTION_KEYS))}")
         if not isinstance(entry["question"], str):
             raise TripartiteError(f"{path}: question {n}: `question:` is {entry['question']!r}, not text; put it in "
                                   "quotes")
@@ -72,6 +77,9 @@ def load_questions(path: Path) -> list[Question]:
             if not all(isinstance(v, kinds) and not isinstance(v, bool) and str(v).strip() for v in values):
                 raise TripartiteError(f"{path}: question {n}: every entry of `{key}:` must be a non-blank "
                                       f"{'phrase' if key == 'answers' else 'chunk id'}")
+        if answers and chunks:  # recall is of one or the other: the chunks would be ignored
+            raise TripartiteError(f"{path}: question {n} gives both `answers:` and `chunks:`; keep one (a prompt "
+                                  "is scored by the phrases it holds or by the chunks it cites)")
         if not answers and not chunks:
             raise TripartiteError(f"{path}: question {n} has neither `answers:` nor `chunks:`; give what a right "
                                   "prompt must hold")
