@@ -141,7 +141,8 @@ def test_local_search_without_known_keywords_falls_back_to_the_vector_index(trip
 def test_bad_questions_get_one_line(triplets):
     for mode in ("local", "global"):
         empty = invoke(["search", mode, "  "], triplets)
-        assert empty.exit_code == 1 and "the question is empty" in empty.output
+        assert empty.exit_code == 1 and f'the question is empty; ask something, e.g. tripartite search {mode} "How' \
+            in empty.output
     missing = invoke(["search", "global", "What are the themes?"], triplets)
     assert missing.exit_code == 1 and "`tripartite kg communities`" in missing.output
     assert len(missing.output.strip().splitlines()) == 1

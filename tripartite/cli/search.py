@@ -103,7 +103,9 @@ def _search(app: App, run, question: str, dry_run: bool, answer: bool, offline: 
     if answer and dry_run:
         raise click.UsageError("--dry-run sends nothing, so it cannot --answer; give one of them")
     if not question.strip():
-        raise TripartiteError("the question is empty; ask something, e.g. tripartite search local \"What is AWEL?\"")
+        name = click.get_current_context().info_name  # the command asked, with an example about the sample
+        command = "tripartite ask" if name == "ask" else f"tripartite search {name}"
+        raise TripartiteError(f"the question is empty; ask something, e.g. {command} \"How is heart failure treated?\"")
     with open_runner(settings, offline_provider, offline=offline, concurrency=concurrency) as runner:
         if settings.llm.configured and not offline and ((calls_llm and not dry_run) or answer):
             runner.provider.check_reachable()
