@@ -122,10 +122,10 @@ def ontology_import(app: App, file: Path, root: str, name: str, out: Path, depth
     from tripartite.ontology.branch import labelled
     from tripartite.ontology.importer import import_branch
 
-    if load_now and not force:  # connecting first: an unreachable database or a taken name fails before any write
+    if load_now:  # connecting first: an unreachable database or a taken name fails before any write
         state = app.graph.one("ontology/ontology_state", ontology_id=name)
         target = (out / name / "ontology.yaml").resolve()
-        if state and state["source"] and state["source"] != str(target):
+        if not force and state and state["source"] and state["source"] != str(target):
             raise TripartiteError(f"an ontology named {name!r} is already loaded from {state['source']}; give the "
                                   f"import another --name, or pass --force to write {target.parent} and replace it")
     result = import_branch(file, root, name, out, depth=depth, class_level=class_level, language=language,

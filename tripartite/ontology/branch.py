@@ -156,23 +156,11 @@ def _report_cut_off(branch: Branch, terms: dict[str, Term], root: str, kept: dic
                     depth: int | None) -> None:
     """Live terms that hang under the root only through obsolete ones are left out, one line
     each (where the file keeps an obsolete term's is_a, as OWL and CSV may; OBO drops it)."""
-    below: dict[str, list[str]] = {}
-    for term in terms.values():
-        for parent in term.parents:
-            if parent in terms and parent != term.id:
-                below.setdefault(parent, []).append(term.id)
-    level, queue = {root: 0}, deque([root])
-    while queue:
-        node = queue.popleft()
-        if depth is not None and level[node] >= depth:
-            continue
-        for child in below.get(node, ()):
-            if child not in level:
-                level[child] = level[node] + 1
-                queue.append(child)
+    every_link = {t.id: [p for p in dict.fromkeys(t.parents) if p in terms and p != t.id] for t in terms.values()}
+    level = _levels(root, every_link)
     for term_id in sorted(level, key=lambda t: (level[t], t)):
         term = terms[term_id]
-        if term.obsolete or term_id in kept:
+        if term.obsolete or term_id in kept or (depth is not None and level[term_id] > depth):
             continue
         obsolete = [p for p in dict.fromkeys(term.parents) if p in terms and terms[p].obsolete]
         if obsolete:
@@ -215,10 +203,9 @@ def _assign(branch: Branch, terms: dict[str, Term], parents: dict[str, list[str]
             members[class_of[term_id]].append(term_id)
     leaves = [c for c in class_ids if not members[c]]
     concept_ids = {t for t in order if t in class_of} | set(leaves)  # leaves become concepts of the root's class
-    for term_id in order:
-        others = sorted({p for p in parents[term_id] if p in class_of and class_of[p] != class_of.get(term_id)
-                         and members[class_of[p]]} - concept_ids)
-        if term_id in class_of and others:  # a parent that is a class with members of its own
+    for term_id in (t for t in order if t in class_of):
+        others = sorted(p for p in parents[term_id] if members.get(p) and p != class_of[term_id])
+        if others:  # a parent that is another class, with members of its own
             names = ", ".join(labelled(terms[p]) for p in others)
             branch.problems.append(f"{labelled(terms[term_id])} is_a {names}, a concept class; a concept sits "
                                    f"in one class, so it is placed in "
