@@ -61,6 +61,21 @@ def test_markdown_heading_tree():
     assert sections[0].body == "Preamble text."
 
 
+@pytest.mark.parametrize("opening", [
+    "---\nA paragraph between two rules, not keys and values.\n---\n",
+    "---\nkey: [never closed\n---\n",
+])
+def test_rules_at_the_start_that_hold_no_yaml_mapping_keep_their_text(opening):
+    sections = markdown_sections(opening + "# Top\nIntro.\n", "Doc")
+    assert sections[0].title == "Doc"
+    assert opening.split("\n")[1] in sections[0].body
+    assert [s.title for s in sections] == ["Doc", "Top"]
+
+
+def test_empty_front_matter_is_skipped():
+    assert [(s.title, s.body) for s in markdown_sections("---\n---\n# Top\nIntro.\n", "Doc")] == [("Top", "Intro.")]
+
+
 def test_skipped_heading_levels_nest_under_the_nearest_ancestor():
     sections = markdown_sections("# T\n#### Deep\nx\n## Back\ny", "Doc")
     assert [(s.title, s.parent) for s in sections] == [("T", None), ("Deep", 0), ("Back", 0)]

@@ -1,11 +1,14 @@
 """Markdown headings to a section tree (ATX `#` headings and setext underlines).
 
-Headings inside fenced code blocks are text. YAML front matter is skipped. Text before the
-first heading becomes a section titled after the document.
+Headings inside fenced code blocks are text. YAML front matter (a mapping between `---` lines
+at the very start) is skipped; anything else between such lines is text. Text before the first
+heading becomes a section titled after the document.
 """
 from __future__ import annotations
 
 import re
+
+import yaml
 
 from tripartite.lexical.model import ParsedSection
 
@@ -18,8 +21,18 @@ def _strip_front_matter(lines: list[str]) -> list[str]:
     if lines and lines[0].strip() == "---":
         for i in range(1, min(len(lines), 200)):
             if lines[i].strip() in ("---", "..."):
-                return lines[i + 1:]
+                return lines[i + 1:] if _is_yaml_mapping(lines[1:i]) else lines
     return lines
+
+
+def _is_yaml_mapping(lines: list[str]) -> bool:
+    """Front matter is keys and values; a paragraph between two rules is the document's text."""
+    if not any(line.strip() for line in lines):
+        return True  # empty front matter, as Jekyll writes it
+    try:
+        return isinstance(yaml.safe_load("\n".join(lines)), dict)
+    except yaml.YAMLError:
+        return False
 
 
 def parse_headings(text: str) -> list[tuple[int, str, list[str]]]:
