@@ -14,6 +14,7 @@ from fake_openai import FakeOpenAI
 from tripartite.infra.llm.providers import ConceptInfo
 from tripartite.infra.llm.tasks import InvalidAnswer
 from tripartite.infra.paths import samples_dir
+from tripartite.infra.quoting import quote
 from tripartite.infra.tokens import count_tokens, truncate_to_tokens
 from tripartite.search.global_search import MapTask, choose_level, map_tasks
 from tripartite.search.keywords import offline_keywords
@@ -61,6 +62,15 @@ def test_the_layout_keeps_the_budget_and_rolls_back():
     assert wide.add_source(chunk) == 1 and wide.add_source(dict(chunk)) == 1  # a chunk is numbered once
     assert wide.add_source({**chunk, "chunk_id": "d:2", "text": None}) == 2    # a reference only
     assert "[2] A sentence" not in wide.text() and "[2] Doc > Part (chunk d:2)" in wide.text()
+
+
+def test_quoted_text_keeps_its_own_citation_numbers_out_of_the_references_brackets():
+    assert quote("Salt raises it [12]. Trials agree [3, 4] and [5-7]; [a] and [^2] stay.") == \
+        "Salt raises it (12). Trials agree (3, 4) and (5-7); [a] and [^2] stay."
+    assert count_tokens(quote("as shown in [12] and [3, 4]")) == count_tokens("as shown in [12] and [3, 4]")
+    prompt = SearchPrompt("Why?", 500)
+    prompt.add_source({"chunk_id": "d:1", "text": "Salt raises it [2].", "document": "Doc", "section_path": ["Doc"]})
+    assert "[1] Salt raises it (2)." in prompt.text()  # [2] would be a reference the prompt does not have
 
 
 def test_map_tasks_stay_within_the_map_budget_and_parse_scored_points():
@@ -231,6 +241,32 @@ def test_local_procedure_runs_the_same_script(triplets, driver, neo4j_db):
 
 
 # Objects: the four ways side by side.
+
+def test_a_documents_own_citation_numbers_are_no_prompt_references_in_any_mode(neo4j_db, tmp_path):
+    """A guideline citing its literature as [12] would otherwise point an answer at reference
+    12 of the prompt, another chunk or none."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "salt.md").write_text(
+        "# Blood pressure\n\nCutting salt lowers blood pressure in hypertension [12]. Trials of a low-salt "
+        "diet agree [3, 4].\n\n## Atrial fibrillation\n\nApixaban lowers the stroke risk in atrial "
+        "fibrillation [5-7]. Warfarin does too [80].\n", encoding="utf-8")
+    env = cli_env(neo4j_db, tmp_path)
+    (folder / "hypertension.md").write_text((samples_dir() / "guidelines" / "hypertension.md").read_text("utf-8"),
+                                            encoding="utf-8")  # enough entities for communities to form
+    for args in (["migrate"], ["ingest", str(folder)], ["ontology", "load", "cardiology"], ["analyze"], ["select"],
+                 ["kg", "extract", "--offline"], ["kg", "communities", "--offline"]):
+        ok(args, env)
+    question = "Does less salt lower blood pressure in hypertension, and what lowers the stroke risk?"
+    quoted = set()
+    for mode in ("tripartite", "rag", "local", "global", "hybrid"):
+        result = as_json(["search", mode, question], env)
+        assert result["references"], mode
+        citations_have_references(result)  # every [n] in the body is a listed reference
+        assert not re.search(r"\[(12|3, 4|5-7|80)\]", result["prompt"]), mode
+        quoted |= set(re.findall(r"\((12|3, 4|5-7|80)\)", result["prompt"]))
+    assert quoted == {"12", "3, 4", "5-7", "80"}
+
 
 def test_an_objects_prompt_built_four_ways(neo4j_db, tmp_path):
     env = cli_env(neo4j_db, tmp_path)

@@ -14,6 +14,7 @@ from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.infra.llm.schemas import array, budget, number, obj, string
 from tripartite.infra.llm.tasks import InvalidAnswer, load_json
+from tripartite.infra.quoting import quote
 from tripartite.infra.tokens import count_tokens, truncate_to_tokens
 from tripartite.search.constants import MAP_TOKENS, MIN_COMMUNITIES
 from tripartite.search.gaps import triplet_graph_gaps
@@ -103,7 +104,7 @@ def choose_level(levels: list[dict]) -> int:
 
 
 def _map_task(question: str, query: str, batch: list[tuple], sentences: dict[str, list] | None = None) -> MapTask:
-    reports = "\n\n".join(f"[{n}] {text}" for n, _, text in batch)
+    reports = "\n\n".join(f"[{n}] {quote(text)}" for n, _, text in batch)
     known = sentences or {}
     return MapTask("map", "batch " + ",".join(str(n) for n, _, _ in batch),
                    MAP.format(question=question, shape=MAP_SHAPE, reports=reports), query, tuple(batch),
@@ -228,7 +229,7 @@ def global_search(graph: Graph, question: str, embedder, runner, max_tokens: int
         saved = prompt.checkpoint()
         numbers = [prompt.add_source(trails[c]) for c in point["chunks"] if c in trails]
         marks = "".join(f"[{r}]" for r in dict.fromkeys(numbers))
-        line = f"- ({point['score']:g}) {point['description']} {marks}".rstrip()
+        line = f"- ({point['score']:g}) {quote(point['description'])} {marks}".rstrip()
         if None in numbers or not prompt.add_section("Points", [line], cited=[point["description"]]):
             prompt.rollback(saved)  # the best points are in; this one does not fit
             break

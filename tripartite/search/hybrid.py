@@ -36,6 +36,7 @@ import numpy as np
 
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
+from tripartite.infra.quoting import quote
 from tripartite.infra.tokens import count_tokens
 from tripartite.kg.phrases import CJK
 from tripartite.lexical.embed import pending_line
@@ -165,11 +166,11 @@ class Packing:
     def text(self) -> str:
         parts = [f"Question: {self.question}", "", INTRO, ""]
         if self.communities:
-            parts += ["Community summaries:"] + [f"- {c['title']}: {c['summary']}" for c in self.communities] + [""]
+            parts += ["Community summaries:"] + [f"- {c['title']}: {quote(c['summary'])}" for c in self.communities] + [""]
         if self.chunks:
             parts.append("Passages:")
             for n, entry in enumerate(self.chunks.values(), start=1):
-                parts.append(f"[{n}] {excerpt(entry['sentences'])}")
+                parts.append(f"[{n}] {quote(excerpt(entry['sentences']))}")
             parts += ["", "References:"]
             parts += [reference_line(n, e["chunk"]) for n, e in enumerate(self.chunks.values(), start=1)]
         return "\n".join(parts).rstrip() + "\n"

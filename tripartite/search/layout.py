@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tripartite.infra.quoting import quote
 from tripartite.infra.tokens import count_tokens
 from tripartite.selection.prompt import reference_line
 
@@ -25,7 +26,7 @@ class SearchPrompt:
         self._used = count_tokens(self._head() + "\nSources:\nReferences:\n")
 
     def _head(self) -> str:
-        return (f"Question: {self.question}\n\n" + (f"{self.subject.strip()}\n\n" if self.subject else "")
+        return (f"Question: {self.question}\n\n" + (f"{quote(self.subject.strip())}\n\n" if self.subject else "")
                 + (f"{self.intro}\n\n" if self.intro else ""))
 
     def checkpoint(self) -> tuple:
@@ -101,7 +102,7 @@ class SearchPrompt:
         quoted = [(n, c) for n, c in enumerate(self.sources, start=1) if c.get("text")]
         if quoted:
             parts.append("Sources (numbers in brackets point to the references):\n"
-                         + "\n".join(f"[{n}] {c['text']}" for n, c in quoted))
+                         + "\n".join(f"[{n}] {quote(c['text'])}" for n, c in quoted))
         if self.sources:
             parts.append("References:\n" + "\n".join(self._reference(n, c) for n, c in enumerate(self.sources, start=1)))
         text = "\n\n".join(parts) + "\n"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
+from tripartite.infra.quoting import quote
 from tripartite.infra.tokens import count_tokens, truncate_to_tokens
 from tripartite.search.constants import DEPTH
 from tripartite.search.keywords import keywords_task, question_keywords
@@ -58,11 +59,11 @@ def local_search(graph: Graph, question: str, embedder, max_tokens: int = MAX_TO
         # What a coverage judge reads is the descriptions and summaries (from the documents),
         # not the entity names the keywords matched.
         entities, relations, communities = found["entities"], found["relations"], found["communities"]
-        prompt.add_section("Entities", [f"- {e['name']} ({e['type']}): {e['description'] or ''}".rstrip(": ")
+        prompt.add_section("Entities", [quote(f"- {e['name']} ({e['type']}): {e['description'] or ''}".rstrip(": "))
                                         for e in entities], max_tokens // 5,
                            [e["description"] or "" for e in entities])
-        prompt.add_section("Relations", [f"- {r['source']} {r['type']} {r['target']}: {r['description'] or ''}"
-                                         .rstrip(": ") for r in relations], max_tokens // 5,
+        prompt.add_section("Relations", [quote(f"- {r['source']} {r['type']} {r['target']}: {r['description'] or ''}"
+                                               .rstrip(": ")) for r in relations], max_tokens // 5,
                            [r["description"] or "" for r in relations])
         communities = _communities_that_fit(prompt, communities, max_tokens // 6)
         chunks = found["chunks"]
@@ -92,7 +93,7 @@ def _communities_that_fit(prompt: SearchPrompt, communities: list[dict], share: 
         room = room - count_tokens(head) - 2
         if room < MIN_SUMMARY_TOKENS:  # a few words of a summary say nothing and cost a line
             continue
-        summary = truncate_to_tokens(c["summary"] or "", room)
+        summary = quote(truncate_to_tokens(c["summary"] or "", room))
         if summary and prompt.add_section("Communities", [head + summary], share, [summary]):
             kept.append(c)
     return kept

@@ -10,6 +10,7 @@ from tripartite.infra.config import question_or_default
 from tripartite.infra.embeddings import as_graphrag_embedder
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
+from tripartite.infra.quoting import quote
 from tripartite.infra.tokens import count_tokens
 from tripartite.lexical.embed import INDEX_NAME
 from tripartite.objects.store import object_text
@@ -58,8 +59,8 @@ def retrieve(graph: Graph, embedder, query: str, top_k: int | None, min_score: f
 
 
 def rag_prompt(object_id: str, object_text: str, chunks: list[dict], question: str) -> dict:
-    lines = [f"Question: {question}", "", f"Object {object_id}:", object_text.strip(), "", "Retrieved passages:"]
-    lines += [f"[{n}] {c['text']}" for n, c in enumerate(chunks, start=1)]
+    lines = [f"Question: {question}", "", f"Object {object_id}:", quote(object_text.strip()), "", "Retrieved passages:"]
+    lines += [f"[{n}] {quote(c['text'])}" for n, c in enumerate(chunks, start=1)]
     prompt = "\n".join(lines).rstrip() + "\n"
     return {"object_id": object_id, "tokens": count_tokens(prompt), "prompt": prompt, "chunks": chunks}
 

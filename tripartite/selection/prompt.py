@@ -15,6 +15,7 @@ from functools import lru_cache
 from tripartite.infra.config import question_or_default
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
+from tripartite.infra.quoting import quote
 from tripartite.infra.tokens import count_prompt_tokens, count_tokens
 from tripartite.lexical.sentences import sentences_of
 from tripartite.lexical.trails import path_below_title, reference_trail
@@ -191,7 +192,7 @@ def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float |
     evidence: dict[int, list[dict]] = {}  # each row's extracts as the JSON form lists them
     lines = [f"Question: {question}", "", preamble or PREAMBLE.format(object_id=object_id), ""]
     for n, group in enumerate(_grouped(rows), start=1):
-        lines.append(f"{n}. {', '.join(row['name'] for row in group)}: {group[0]['summary']}")
+        lines.append(f"{n}. {', '.join(row['name'] for row in group)}: {quote(group[0]['summary'] or '')}")
         for row in group:
             label = f"({row['name']}) " if len(group) > 1 else ""
             cited = evidence[id(row)] = []
@@ -204,7 +205,7 @@ def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float |
                 seen = quoted.setdefault(chunk_id, set())
                 new = [s for s in quoted_sentences(item["text"] or "") if s not in seen]
                 seen.update(new)
-                lines.append(f"   [{numbers[chunk_id]}] {label}{' '.join(new) if new else '(quoted above)'}")
+                lines.append(f"   [{numbers[chunk_id]}] {label}{quote(' '.join(new)) if new else '(quoted above)'}")
                 cited.append({"chunk_id": chunk_id, "document": item["document"],
                               "section_path": item["section_path"] or [], "text": item["text"], "w": item["w"],
                               "p": item.get("p"), "reason": item["reason"], "n": numbers[chunk_id]})
