@@ -87,9 +87,10 @@ def _row(record: neo4j.Record) -> dict:
     return dict(zip(record.keys(), record.values()))
 
 
-def open_driver(settings: Settings, connect_timeout: float = 10.0) -> neo4j.Driver:
+def open_driver(settings: Settings, connect_timeout: float = 10.0, retry_time: float = 30.0) -> neo4j.Driver:
     """A connected driver, or Neo4jUnavailable naming the URI (never a password) and what to do.
-    A user and password written into the URI are taken as the credentials."""
+    A user and password written into the URI are taken as the credentials. `retry_time` bounds
+    how long a transaction is retried on transient errors, a server gone away among them."""
     from neo4j import GraphDatabase
     from neo4j.exceptions import AuthError, ConfigurationError, ServiceUnavailable
 
@@ -108,7 +109,7 @@ def open_driver(settings: Settings, connect_timeout: float = 10.0) -> neo4j.Driv
     try:
         driver = GraphDatabase.driver(address, auth=auth, connection_timeout=connect_timeout,
                                       connection_acquisition_timeout=connect_timeout,
-                                      notifications_min_severity="OFF")
+                                      max_transaction_retry_time=retry_time, notifications_min_severity="OFF")
     except (ConfigurationError, ValueError) as exc:
         raise Neo4jUnavailable(f"NEO4J_URI={uri!r} is not a usable Neo4j URI ({mask_userinfo(_first_line(exc))}); "
                                "use e.g. bolt://127.0.0.1:7687") from None

@@ -16,6 +16,7 @@ from tripartite.search.constants import MODES as OBJECT_MODES
 from tripartite.search.constants import QUESTION_MODES
 
 MAX_OBJECT_CHARACTERS = 200_000
+RETRY_SECONDS = 2.0  # how long a transaction is retried on transient errors (deadlocks, a lost server)
 
 
 class KnowledgeTools:
@@ -36,7 +37,10 @@ class KnowledgeTools:
                 from tripartite.infra.graph import Graph, open_driver
                 from tripartite.infra.migrations import require_current
 
-                graph = Graph(open_driver(self.settings, connect_timeout=5.0), self.settings.neo4j_database)
+                # An agent waiting on a tool call is better told in seconds that the database
+                # went away than kept 30 s while the driver retries (the CLI's default).
+                graph = Graph(open_driver(self.settings, connect_timeout=5.0, retry_time=RETRY_SECONDS),
+                              self.settings.neo4j_database)
                 try:
                     require_current(graph, self.settings.migrations_dir)
                 except BaseException:
