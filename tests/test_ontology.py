@@ -190,8 +190,18 @@ def test_objects_add_is_idempotent_and_a_change_drops_derived_edges(driver, env,
     first = json.loads(invoke(["objects", "add", str(folder), "--kind", "anamnesis", "--json"], env).output)
     assert sorted(first["added"]) == ["patient-a", "patient-b", "patient-c"]
     again = json.loads(invoke(["objects", "add", str(folder), "--kind", "anamnesis", "--json"], env).output)
-    assert again == {"added": [], "changed": [], "unchanged": ["patient-a", "patient-b", "patient-c"], "renamed": [],
-                     "skipped": []}
+    assert again == {"added": [], "changed": [], "unchanged": ["patient-a", "patient-b", "patient-c"], "moved": [],
+                     "renamed": [], "skipped": []}
+    # The same text from another path is that object, moved: it keeps its analysis and selection.
+    driver.execute_query("MATCH (o:Object {id: 'patient-b'}) SET o.selection_stale = false, o.analysed_concepts = ['t:y']")
+    copy = tmp_path / "elsewhere" / "patient-b.md"
+    copy.parent.mkdir()
+    copy.write_bytes((folder / "patient-b.md").read_bytes())
+    moved = invoke(["objects", "add", str(copy), "--kind", "anamnesis"], env)
+    assert moved.exit_code == 0 and f"moved     patient-b (the same text, now read from {copy.resolve()}" in moved.output
+    assert one(driver, "MATCH (o:Object {id: 'patient-b'}) RETURN o.path AS path, o.selection_stale AS stale, "
+                       "o.analysed_concepts AS analysed") == {"path": str(copy.resolve()), "stale": False,
+                                                             "analysed": ["t:y"]}
     driver.execute_query("""MATCH (o:Object {id: 'patient-a'}) SET o.analysed_concepts = ['t:x']
         CREATE (o)-[:CONCERNS {summary: 'old'}]->(:Concept {id: 't:x'})
         CREATE (:Evidence {object_id: 'patient-a', concept_id: 't:x', chunk_ids: ['c'], w: [0.1], reasons: ['alpha']})""")

@@ -26,7 +26,7 @@ from tripartite.lexical.readers import discover
 from tripartite.lexical.token_counters import make_token_counter
 from tripartite.objects.reader import SUPPORTED as OBJECT_FILES
 from tripartite.objects.reader import ObjectRecord, object_kind, read_object
-from tripartite.objects.store import add_objects
+from tripartite.objects.store import add_objects, stored_ids
 from tripartite.ontology.plugins import Plugin, resolve
 from tripartite.ontology.reader import Ontology
 from tripartite.ontology.store import load_ontology
@@ -135,7 +135,7 @@ def run_pipeline(settings: Settings, graph: Graph, prepared: Prepared, say: Call
         step("ontology", f"loading the ontology {ontology.name}",
              lambda: load_ontology(graph, ontology, prepared.plugin, replace=True))
         added = step("objects", f"adding {len(objects)} objects ({kind})", lambda: add_objects(graph, objects))
-        report.objects = sorted(added["added"] + added["changed"] + added["unchanged"])
+        report.objects = sorted(stored_ids(added))
         report.provider, report.model = provider.name, provider.model
         with run_lock(graph, "analyze", "analyze", say):
             plan = analyzer.plan()

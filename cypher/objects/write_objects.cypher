@@ -16,8 +16,11 @@ OPTIONAL MATCH (s:ScoreDistribution {concept_id: k.id}) WHERE r.scores IS NOT NU
 SET s.current = false
 DELETE r;
 
-// New and changed objects wait for `tripartite select --object` (see selection/freshness).
+// New and changed objects wait for `tripartite select --object` (see selection/freshness); one
+// only read from another path (the same text) keeps its selection.
 UNWIND $objects AS row
 MERGE (o:Object {id: row.id})
+SET o.selection_stale = CASE WHEN o.content_hash = row.content_hash AND o.kind = row.kind
+                             THEN coalesce(o.selection_stale, false) ELSE true END
 SET o.kind = row.kind, o.title = row.title, o.text = row.text, o.path = row.path,
-    o.content_hash = row.content_hash, o.added_at = datetime(), o.selection_stale = true;
+    o.content_hash = row.content_hash, o.added_at = datetime();

@@ -17,6 +17,8 @@ def objects_group() -> None:
 
 def _added_lines(report: dict) -> list[str]:
     lines = [f"{state:<9} {object_id}" for state in ("added", "changed", "unchanged") for object_id in report[state]]
+    lines += [f"moved     {item['id']} (the same text, now read from {item['path']}; it was {item['from']})"
+              for item in report["moved"]]
     lines += [f"note: {item['path']} is stored as {item['id']}: the id {item['wanted']} belongs to {item['taken_by']} "
               "(--replace replaces that object instead)" for item in report["renamed"]]
     for path in report["skipped"]:

@@ -12,8 +12,9 @@ from tripartite.objects.reader import ObjectRecord
 
 
 def add_objects(graph: Graph, records: list[ObjectRecord], replace: bool = False) -> dict[str, list]:
-    """Store objects in one transaction; report which were added, changed or unchanged, and
-    which got another id because theirs belongs to another source (see lexical/ids.py)."""
+    """Store objects in one transaction; report which were added, changed, unchanged or moved
+    (the same text from another path: it keeps its analysis and selection), and which got
+    another id because theirs belongs to another source (see lexical/ids.py)."""
     ids = [r.id for r in records]
     if len(set(ids)) != len(ids):
         dupes = sorted({i for i in ids if ids.count(i) > 1})
@@ -29,7 +30,7 @@ def add_objects(graph: Graph, records: list[ObjectRecord], replace: bool = False
     records = [replace_field(r, id=resolution.ids[r.path]) for r in records]
     ids = [r.id for r in records]
     state = {row["id"]: row for row in graph.run("objects/object_state", object_ids=ids)}
-    report: dict[str, list] = {"added": [], "changed": [], "unchanged": [],
+    report: dict[str, list] = {"added": [], "changed": [], "unchanged": [], "moved": [],
                                "renamed": [{"path": path, "id": resolution.ids[path], "wanted": wanted,
                                             "taken_by": by_id[wanted]["path"]}
                                            for path, wanted in resolution.renamed.items()]}
@@ -39,7 +40,10 @@ def add_objects(graph: Graph, records: list[ObjectRecord], replace: bool = False
         if old and old["content_hash"] == record.content_hash and old["path"] == record.path:
             report["unchanged"].append(record.id)
             continue
-        report["changed" if old else "added"].append(record.id)
+        if old and old["content_hash"] == record.content_hash:
+            report["moved"].append({"id": record.id, "path": record.path, "from": old["path"]})
+        else:
+            report["changed" if old else "added"].append(record.id)
         changed.append(asdict(record))
     if changed:
         graph.run("objects/write_objects", objects=changed)
@@ -48,6 +52,11 @@ def add_objects(graph: Graph, records: list[ObjectRecord], replace: bool = False
 
 def list_objects(graph: Graph, kind: str | None = None) -> list[dict]:
     return graph.run("objects/list_objects", kind=kind)
+
+
+def stored_ids(report: dict) -> list[str]:
+    """Every object an `add_objects` report names as now in the graph."""
+    return report["added"] + report["changed"] + report["unchanged"] + [m["id"] for m in report["moved"]]
 
 
 def object_text(graph: Graph, object_id: str) -> dict | None:

@@ -103,7 +103,7 @@ class Ontologies(BaseModel):
 
 class Added(BaseModel):
     object_id: str = Field(description="The id it is stored under (another if the one asked for was taken).")
-    status: Literal["added", "changed", "unchanged"]
+    status: Literal["added", "changed", "unchanged", "moved"]
     note: str | None = None
     llm_calls: int = Field(description="Calls the analysis made (0 when answered from the cache or offline).")
     tokens: int = Field(description="Its Tripartite prompt's tokens.")

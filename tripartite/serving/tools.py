@@ -168,7 +168,7 @@ class KnowledgeTools:
                                   "to add objects")
         from tripartite.lexical.ids import slugify
         from tripartite.objects.reader import ObjectRecord, object_kind
-        from tripartite.objects.store import add_objects
+        from tripartite.objects.store import add_objects, stored_ids
 
         kind = object_kind(kind)
         text = text.strip()
@@ -187,13 +187,13 @@ class KnowledgeTools:
                 raise TripartiteError("no ontology is loaded, so there is nothing to analyse an object for; load one "
                                       "with `tripartite ontology load`")
             report = add_objects(self.graph, [record], replace=False)  # never takes over another source's id
-            stored = (report["added"] or report["changed"] or report["unchanged"])[0]
+            stored = stored_ids(report)[0]
             try:
                 calls = self._analyse(stored)
                 self._select(stored)
             except TripartiteError as exc:
                 raise TripartiteError(f"{exc} (object {stored!r} is stored; adding it again resumes)") from None
-        status = "unchanged" if report["unchanged"] else ("changed" if report["changed"] else "added")
+        status = next(state for state in ("unchanged", "changed", "moved", "added") if report[state])
         try:
             built = self.object_prompt(stored)
         except TripartiteError as exc:  # stored and analysed, yet no prompt (it concerns no loaded concept)
