@@ -50,6 +50,7 @@ def test_doctor_passes_on_a_migrated_database(neo4j_db, tmp_path):
     assert checks["migrations current"]["ok"]
     assert checks["embedding model loadable"]["ok"] and "384" in checks["embedding model loadable"]["detail"]
     assert checks["LLM endpoint"]["ok"]
+    assert checks["triplet graph"]["ok"] and checks["triplet graph"]["detail"].startswith("not built")
     # The selection store's version, and the path its steps take on this server (and why).
     selection = checks["selection"]
     assert selection["ok"] and selection["detail"].startswith("store version 2")

@@ -186,11 +186,13 @@ def test_an_ontology_removed_or_loaded_beside_the_triplet_graph_is_said_and_reli
     assert f"the triplet graph names {typed} entities as its concepts: run `tripartite kg extract`" in removed
     says = f"{typed} entities were extracted as concepts of an ontology no longer loaded"
     assert says in invoke(["kg", "status"], env).output
+    assert f"[warn] triplet graph: {says}" in invoke(["doctor"], env, ok=False).output
     assert says in json.loads(invoke(["search", "local", "What raises blood pressure?", "--format", "json"],
                                      env).stdout)["note"]
     invoke(["kg", "extract"], env)
     assert one(driver, "RETURN COUNT { (:__Entity__ {type: 'OntologyConcept'}) } AS n")["n"] == 0
     assert "ontology no longer loaded" not in invoke(["kg", "status"], env).output
+    assert "[ok  ] triplet graph: 24 of 24 chunks extracted" in invoke(["doctor"], env, ok=False).output
     invoke(["ontology", "load", "cardiology"], env)
     assert one(driver, "RETURN COUNT { (:__Entity__)-[:IS_CONCEPT]->(:Concept) } AS n")["n"] > 0
     assert "chunks were extracted offline with another ontology or corpus" in invoke(["kg", "status"], env).output
@@ -270,6 +272,7 @@ def test_communities_and_search_say_what_an_interrupted_extraction_left_out(env,
     assert "3 of 24 chunks are not extracted yet" in json.loads(searched.stdout)["note"]
     assert "3 of 24 chunks are not extracted yet" in invoke(["search", "global", "What raises blood pressure?"],
                                                             env).stderr
+    assert "[warn] triplet graph: 3 of 24 chunks are not extracted yet" in invoke(["doctor"], env, ok=False).output
 
 
 def test_communities_before_any_extraction_is_one_line(env):

@@ -53,6 +53,7 @@ def run_checks(settings: Settings) -> list[Check]:
                 checks.append(_provenance_check(graph, settings))
                 checks.append(_selection_check(graph, settings))
                 checks.append(_chunk_vectors_check(graph, settings))
+                checks.append(_triplet_graph_check(graph))
     checks.append(_embedding_check(settings))
     checks.append(_llm_check(settings))
     if settings.llm.configured and checks[-1].ok:
@@ -96,6 +97,27 @@ def _chunk_vectors_check(graph: Graph, settings: Settings) -> Check:
     except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError):
         return Check("chunks embedded", False, "skipped: the database does not answer", required=False)
     return Check("chunks embedded", not missing, missing or f"every chunk has both vectors from {model}", required=False)
+
+
+def _triplet_graph_check(graph: Graph) -> Check:
+    """What local, global and hybrid search would say their triplet graph lacks (search/gaps.py):
+    chunks not extracted, communities without a report, entities naming concepts no longer loaded."""
+    from tripartite.kg.extract import status
+    from tripartite.search.gaps import triplet_graph_gaps
+
+    try:
+        found = status(graph)
+        gaps = triplet_graph_gaps(graph)
+    except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError):
+        return Check("triplet graph", False, "skipped: the database does not answer", required=False)
+    if not found["entities"]:
+        return Check("triplet graph", True, "not built (local, global and hybrid search need it: "
+                                            "`tripartite kg extract`, then `tripartite kg communities`)", required=False)
+    if gaps:
+        return Check("triplet graph", False, gaps, required=False)
+    return Check("triplet graph", True, f"{found['extracted']:,} of {found['chunks']:,} chunks extracted, "
+                                        f"{found['entities']:,} entities, {found['reports']:,} community reports",
+                 required=False)
 
 
 def _analysis_check(graph: Graph) -> Check:
