@@ -489,9 +489,13 @@ def wait_for_line(process, needle: str, timeout: float = 60) -> str:
 
 
 @pytest.mark.parametrize("lock, command", [("migrate", ["migrate"]), ("select", ["select"]),
-                                           ("kg", ["kg", "extract"]), ("analyze", ["analyze"])])
+                                           ("kg", ["kg", "extract"]), ("analyze", ["analyze"]),
+                                           ("ingest", ["ingest", str(samples_dir() / "guidelines")]),
+                                           ("ingest", ["documents", "remove", "hypertension"])])
 def test_a_second_run_waits_for_the_first_and_says_so(env, neo4j_db, lock, command):
     assert invoke(["ontology", "load", "cardiology"], env).exit_code == 0  # something to analyse for
+    if command[0] == "documents":
+        assert invoke(["ingest", str(samples_dir() / "guidelines" / "hypertension.md")], env).exit_code == 0
     release = held_lock(neo4j_db, lock)
     process = started(command, env)
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from tripartite.cli.common import App, output, pass_app, progress, rows_or_hint
+from tripartite.cli.common import App, output, pass_app, progress, rows_or_hint, say
 from tripartite.infra.errors import TripartiteError
 
 
@@ -52,7 +52,8 @@ def _ingest_lines(report: dict) -> list[str]:
 def ingest_command(app: App, paths: tuple[str, ...], chunk_tokens: int | None, max_mb: float | None,
                    no_embed: bool, replace: bool) -> dict:
     """Ingest Markdown, text and PDF files (or folders of them) into the lexical graph."""
-    from tripartite.lexical.ingest import ingest_paths
+    from tripartite.infra.locks import run_lock
+    from tripartite.lexical.ingest import LOCK, LOCK_COMMANDS, ingest_paths
     from tripartite.lexical.readers import discover
     from tripartite.lexical.token_counters import make_token_counter
 
@@ -68,10 +69,11 @@ def ingest_command(app: App, paths: tuple[str, ...], chunk_tokens: int | None, m
                                  f"{fix}", param_hint="--chunk-tokens")
     max_bytes = int((max_mb or settings.chunking.max_mb) * 1024 * 1024)
     total = len(discover(paths).supported)
-    with progress("Ingesting", total, hidden=total < 2) as bar:
-        report = ingest_paths(app.graph, list(paths), counter, max_tokens, max_bytes, on_file=lambda path: bar.update(1),
-                              replace=replace)
-    embedded = None if no_embed else embed_pending(app)
+    with run_lock(app.graph, LOCK, LOCK_COMMANDS, say):  # a second ingest waits, then embeds nothing twice
+        with progress("Ingesting", total, hidden=total < 2) as bar:
+            report = ingest_paths(app.graph, list(paths), counter, max_tokens, max_bytes,
+                                  on_file=lambda path: bar.update(1), replace=replace)
+        embedded = None if no_embed else embed_pending(app)
     return {**report.as_dict(), "embedded": embedded}
 
 
@@ -108,9 +110,12 @@ def documents_list(app: App) -> list[dict]:
 @pass_app
 def documents_remove(app: App, document_id: str) -> dict:
     """Remove a document with its sections, chunks and everything derived from them."""
+    from tripartite.infra.locks import run_lock
+    from tripartite.lexical.ingest import LOCK, LOCK_COMMANDS
     from tripartite.lexical.store import remove_document
 
-    chunks = remove_document(app.graph, document_id)
+    with run_lock(app.graph, LOCK, LOCK_COMMANDS, say):
+        chunks = remove_document(app.graph, document_id)
     if chunks is None:
         raise TripartiteError(f"no document with id {document_id!r}; see `tripartite documents list`")
     return {"removed": document_id, "chunks": chunks}

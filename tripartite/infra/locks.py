@@ -1,4 +1,4 @@
-"""Run locks: one `tripartite select` (or kg build, analysis, migration) at a time per database.
+"""Run locks: one `tripartite select` (or ingest, kg build, analysis, migration) at a time per database.
 
 A lock is a node, (:__TripartiteLock {id}), write-locked by a transaction that stays open for the
 whole run and is rolled back at the end: it never changes the graph. A second run's transaction

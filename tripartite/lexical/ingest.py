@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Callable
 
 from tripartite.infra.graph import Graph
+from tripartite.infra.locks import run_lock, to_stderr
 from tripartite.lexical.chunker import chunk_document, chunker_signature
 from tripartite.lexical.model import DocumentRecords
 from tripartite.lexical.ids import readable_ids, resolve_ids
@@ -59,10 +60,22 @@ def document_ids(graph: Graph, files: list[Path], replace: bool = False) -> tupl
     return {Path(path): i for path, i in resolution.ids.items()}, renamed
 
 
+LOCK, LOCK_COMMANDS = "ingest", "ingest or documents remove"  # one writer of the lexical graph at a time
+
+
 def ingest_paths(graph: Graph, paths: list[str], counter, max_tokens: int, max_bytes: int,
-                 on_file: Callable[[Path], None] = lambda p: None, replace: bool = False) -> IngestReport:
+                 on_file: Callable[[Path], None] = lambda p: None, replace: bool = False,
+                 on_wait: Callable[[str], None] = to_stderr) -> IngestReport:
     """Ingest files and folders. A source keeps the id it was stored under; a new source whose
-    readable id another source holds gets a suffixed id, unless `replace` hands it that id."""
+    readable id another source holds gets a suffixed id, unless `replace` hands it that id. A
+    second ingest waits for the first, then finds its files unchanged: no file is read into the
+    graph twice."""
+    with run_lock(graph, LOCK, LOCK_COMMANDS, on_wait):
+        return _ingest(graph, paths, counter, max_tokens, max_bytes, on_file, replace)
+
+
+def _ingest(graph: Graph, paths: list[str], counter, max_tokens: int, max_bytes: int,
+            on_file: Callable[[Path], None], replace: bool) -> IngestReport:
     report = IngestReport()
     found = discover(paths)
     report.missing = [str(p) for p in found.missing]
