@@ -3,7 +3,8 @@
 // members without one (new, or withdrawn because their documents changed), and reports written
 // before their sentences were kept (global search cites through those), and entities the offline
 // extractor typed as a loaded concept that no longer is one (its ontology was removed or changed
-// since `kg extract`).
+// since `kg extract`), and entities whose descriptions still hold text of chunks removed since
+// (a removal interrupted before it wrote them again).
 // Browser: :param version => 'triplets-...'; :param min_size => 5
 
 RETURN COUNT { (:Chunk) } AS chunks,
@@ -13,6 +14,7 @@ RETURN COUNT { (:Chunk) } AS chunks,
        COUNT { (:__Entity__)-[:IS_CONCEPT]->(:Concept) } AS concept_links,
        COUNT { (e:__Entity__ {type: 'OntologyConcept'}) WHERE NOT EXISTS { (e)-[:IS_CONCEPT]->(:Concept) } }
          AS stale_concepts,
+       COUNT { (:__Entity__ {dirty: true}) } AS undescribed,
        COUNT { (:Community) } AS communities,
        COUNT { (c:Community) WHERE c.summary IS NOT NULL } AS reports,
        COUNT { (c:Community) WHERE c.summary IS NULL AND c.size >= $min_size } AS unreported,

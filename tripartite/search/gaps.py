@@ -2,8 +2,9 @@
 question: chunks not analysed for every loaded concept. The triplet graph: chunks not extracted yet
 (an interrupted `kg extract`, or documents added since), communities without a report (new,
 or withdrawn because their documents changed), and reports without their stored sentences
-(written by an older version), and entities extracted as concepts of an ontology removed or
-changed since. The search still runs on what there is."""
+(written by an older version), entities extracted as concepts of an ontology removed or
+changed since, and entity descriptions not yet written again after their chunks changed. The
+search still runs on what there is."""
 from __future__ import annotations
 
 from tripartite.infra.graph import Graph
@@ -26,6 +27,10 @@ def triplet_graph_gaps(graph: Graph) -> str:
         line += ("; " if line else "") + (
             f"{found['stale_concepts']:,} entities were extracted as concepts of an ontology no longer loaded as it "
             "was: run `tripartite kg extract` (and `kg communities`) to extract them again")
+    if found["undescribed"]:
+        line += ("; " if line else "") + (
+            f"{found['undescribed']:,} entities' descriptions still hold text of chunks removed since (an interrupted "
+            "removal or extraction): `tripartite kg extract` writes them again")
     if found["without_sentences"]:
         line += ("; " if line else "") + (
             f"{found['without_sentences']:,} reports have no stored sentences (written by an older version), so this "
