@@ -165,7 +165,9 @@ def test_prompts_refuse_and_search_notes_what_the_graph_moved_past(sample, drive
     assert "note: 1 of 25 chunks are not analysed for every loaded concept" in result.output
     doctor = invoke(["doctor"], sample).output
     assert "[warn] analysis complete: 1 of 25 chunks and 0 of 3 objects not analysed" in doctor
-    assert invoke(["prompt", "patient-a"], sample).exit_code == 0
+    prompted = invoke(["prompt", "patient-a", "--format", "json"], sample)  # built, and says what it lacks
+    assert prompted.exit_code == 0 and json.loads(prompted.stdout)["note"].startswith(
+        "1 of 25 chunks were not analysed for every loaded concept when the selection was made")
     assert "no object with id 'nosuch'" in one_error_line(invoke(["select", "--object", "nosuch"], sample))
     # The new document is selected on but not analysed: a question's Tripartite prompt lacks its
     # extracts, and search and eval say so.

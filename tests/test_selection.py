@@ -81,9 +81,10 @@ def write_graph(driver, concerns: dict, mentions: dict) -> None:
     concepts = sorted({c for _, c in concerns} | {c for c, _ in mentions})
     chunks = sorted({t for _, t in mentions})
     driver.execute_query("""
-        UNWIND $objects AS id MERGE (o:Object {id: id}) SET o.kind = 'test', o.text = id
+        UNWIND $objects AS id MERGE (o:Object {id: id}) SET o.kind = 'test', o.text = id, o.analysed_concepts = $concepts
         WITH count(*) AS _ UNWIND $concepts AS id MERGE (c:Concept {id: id}) SET c.name = id
-        WITH count(*) AS _ UNWIND $chunks AS id MERGE (t:Chunk {id: id}) SET t.index = toInteger(substring(id, 1))""",
+        WITH count(*) AS _ UNWIND $chunks AS id MERGE (t:Chunk {id: id})
+        SET t.index = toInteger(substring(id, 1)), t.analysed_concepts = $concepts  // as `analyze` leaves them""",
                          objects=objects, concepts=concepts, chunks=chunks)
     driver.execute_query("""
         UNWIND $rows AS row MATCH (o:Object {id: row.o}), (c:Concept {id: row.c})

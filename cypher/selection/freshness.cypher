@@ -1,7 +1,8 @@
 // read: whether one object's prompt can be built from the stored selection, and if not, the one
 // line that says why and which command to run (an object changed since: analyze first where it is
 // not analysed for every loaded concept); also the alpha and beta of the selection's last run, and
-// how many objects there are (doctor: nothing selected is only worth a word once there are some).
+// how many objects there are (doctor: nothing selected is only worth a word once there are some),
+// and how many chunks the selection was made without (not analysed for every loaded concept).
 // Prompts (the CLI and the Browser procedure) ask this first.
 // Browser: :param object_id => 'patient-a'
 
@@ -17,7 +18,8 @@ WITH s, o, s.alpha AS alpha, s.beta AS beta, CASE WHEN s IS NULL THEN 'none'
                                                WHERE NOT k IN coalesce(o.analysed_concepts, [])) THEN 'unanalysed'
                 WHEN o.selection_stale THEN 'object'
                 ELSE 'fresh' END AS freshness
-RETURN freshness, alpha, beta, COUNT { (:Object) } AS objects, CASE freshness
+RETURN freshness, alpha, beta, COUNT { (:Object) } AS objects, s.chunks AS chunks,
+       s.unanalysed_chunks AS unanalysed_chunks, CASE freshness
   WHEN 'none' THEN 'nothing has been selected yet; run `tripartite select`'
   WHEN 'converting' THEN 'the selection store is being converted to its new form (migration V012); run `tripartite '
                          + 'migrate`, which finishes it'

@@ -38,13 +38,23 @@ class StaleSelection(TripartiteError):
     """The stored selection does not reflect the graph (never run, interrupted, or inputs changed)."""
 
 
-def check_fresh(graph: Graph, object_id: str) -> tuple[float | None, float | None]:
+def check_fresh(graph: Graph, object_id: str) -> dict:
     """Refuse, in one line naming the command to run, a selection a prompt cannot trust; else
-    the alpha and beta it was made with."""
+    what it was made with: alpha, beta, chunks, unanalysed_chunks."""
     row = graph.one("selection/freshness", object_id=object_id)
     if row["freshness"] != "fresh":
         raise StaleSelection(row["hint"])
-    return row["alpha"], row["beta"]
+    return row
+
+
+def unanalysed_note(made: dict) -> str:
+    """What a prompt lacks when its selection was made with chunks not analysed for every
+    loaded concept (their extracts are in no candidate); "" when none were."""
+    if not made.get("unanalysed_chunks"):
+        return ""
+    return (f"{made['unanalysed_chunks']:,} of {made['chunks']:,} chunks were not analysed for every loaded concept "
+            "when the selection was made, so this prompt lacks their extracts: run `tripartite analyze`, then "
+            "`tripartite select`")
 
 
 def why_no_prompt(graph: Graph, object_id: str) -> str:
@@ -125,14 +135,18 @@ def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None,
         except Exception:
             freshness.result()
             raise
-        alpha, beta = freshness.result()
+        made = freshness.result()
+    alpha, beta = made["alpha"], made["beta"]
     built, dropped, max_tokens = laid_out(rows)
     if max_tokens is not None:
         built = _fitted(built, dropped, max_tokens, lambda budget: laid_out(material(budget)))
     if percentiles:
         add_percentiles(graph, built)
-    if max_tokens is not None and (built["tokens"] > max_tokens or (built["dropped"] and not built["references"])):
-        built["note"] = budget_note(built, max_tokens)
+    notes = [budget_note(built, max_tokens)] if max_tokens is not None and (
+        built["tokens"] > max_tokens or (built["dropped"] and not built["references"])) else []
+    notes += [unanalysed_note(made)] if unanalysed_note(made) else []
+    if notes:
+        built["note"] = "; ".join(notes)
     return built
 
 
