@@ -67,6 +67,8 @@ def test_the_layout_keeps_the_budget_and_rolls_back():
 def test_quoted_text_keeps_its_own_citation_numbers_out_of_the_references_brackets():
     assert quote("Salt raises it [12]. Trials agree [3, 4] and [5-7]; [a] and [^2] stay.") == \
         "Salt raises it (12). Trials agree (3, 4) and (5-7); [a] and [^2] stay."
+    assert quote("[1 2], [1,2,], [12a] and \uff3b10\uff3d; `buf[16]` is code") == \
+        "(1 2), (1,2,), (12a) and (10); `buf[16]` is code"
     assert count_tokens(quote("as shown in [12] and [3, 4]")) == count_tokens("as shown in [12] and [3, 4]")
     prompt = SearchPrompt("Why?", 500)
     prompt.add_source({"chunk_id": "d:1", "text": "Salt raises it [2].", "document": "Doc", "section_path": ["Doc"]})
@@ -249,7 +251,7 @@ def test_a_documents_own_citation_numbers_are_no_prompt_references_in_any_mode(n
     folder.mkdir()
     (folder / "salt.md").write_text(
         "# Blood pressure\n\nCutting salt lowers blood pressure in hypertension [12]. Trials of a low-salt "
-        "diet agree [3, 4].\n\n## Atrial fibrillation\n\nApixaban lowers the stroke risk in atrial "
+        "diet agree [3, 4].\n\n## Atrial fibrillation [90]\n\nApixaban lowers the stroke risk in atrial "
         "fibrillation [5-7]. Warfarin does too [80].\n", encoding="utf-8")
     env = cli_env(neo4j_db, tmp_path)
     (folder / "hypertension.md").write_text((samples_dir() / "guidelines" / "hypertension.md").read_text("utf-8"),
@@ -257,15 +259,15 @@ def test_a_documents_own_citation_numbers_are_no_prompt_references_in_any_mode(n
     for args in (["migrate"], ["ingest", str(folder)], ["ontology", "load", "cardiology"], ["analyze"], ["select"],
                  ["kg", "extract", "--offline"], ["kg", "communities", "--offline"]):
         ok(args, env)
-    question = "Does less salt lower blood pressure in hypertension, and what lowers the stroke risk?"
+    question = "Does less salt lower blood pressure in hypertension [91], and what lowers the stroke risk?"
     quoted = set()
     for mode in ("tripartite", "rag", "local", "global", "hybrid"):
         result = as_json(["search", mode, question], env)
         assert result["references"], mode
         citations_have_references(result)  # every [n] in the body is a listed reference
-        assert not re.search(r"\[(12|3, 4|5-7|80)\]", result["prompt"]), mode
-        quoted |= set(re.findall(r"\((12|3, 4|5-7|80)\)", result["prompt"]))
-    assert quoted == {"12", "3, 4", "5-7", "80"}
+        assert not re.search(r"\[(12|3, 4|5-7|80|90|91)\]", result["prompt"]), mode
+        quoted |= set(re.findall(r"\((12|3, 4|5-7|80|90|91)\)", result["prompt"]))
+    assert quoted == {"12", "3, 4", "5-7", "80", "90", "91"}
 
 
 def test_an_objects_prompt_built_four_ways(neo4j_db, tmp_path):

@@ -164,7 +164,7 @@ class Packing:
         self.communities: list[dict] = []
 
     def text(self) -> str:
-        parts = [f"Question: {self.question}", "", INTRO, ""]
+        parts = [f"Question: {quote(self.question)}", "", INTRO, ""]
         if self.communities:
             parts += ["Community summaries:"] + [f"- {c['title']}: {quote(c['summary'])}" for c in self.communities] + [""]
         if self.chunks:

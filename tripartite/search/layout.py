@@ -26,7 +26,7 @@ class SearchPrompt:
         self._used = count_tokens(self._head() + "\nSources:\nReferences:\n")
 
     def _head(self) -> str:
-        return (f"Question: {self.question}\n\n" + (f"{quote(self.subject.strip())}\n\n" if self.subject else "")
+        return (f"Question: {quote(self.question)}\n\n" + (f"{quote(self.subject.strip())}\n\n" if self.subject else "")
                 + (f"{self.intro}\n\n" if self.intro else ""))
 
     def checkpoint(self) -> tuple:

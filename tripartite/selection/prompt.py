@@ -204,7 +204,7 @@ def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float |
     numbers: dict[str, int] = {}        # a chunk keeps one reference number
     quoted: dict[str, set[str]] = {}    # the sentences of each chunk already in the prompt
     evidence: dict[int, list[dict]] = {}  # each row's extracts as the JSON form lists them
-    lines = [f"Question: {question}", "", preamble or PREAMBLE.format(object_id=object_id), ""]
+    lines = [f"Question: {quote(question)}", "", preamble or PREAMBLE.format(object_id=object_id), ""]
     for n, group in enumerate(_grouped(rows), start=1):
         lines.append(f"{n}. {', '.join(row['name'] for row in group)}: {quote(group[0]['summary'] or '')}")
         for row in group:
@@ -257,7 +257,7 @@ def add_percentiles(graph: Graph, built: dict) -> None:
 
 def reference_line(n: int, ref: dict) -> str:
     """A numbered reference as every prompt lists it: [n] Document > Section (chunk id)."""
-    return f"[{n}] {reference_trail(ref)} (chunk {ref['chunk_id']})"
+    return f"[{n}] {quote(reference_trail(ref))} (chunk {ref['chunk_id']})"
 
 
 def top_section(ref: dict) -> tuple[str, str]:
