@@ -168,6 +168,20 @@ def test_a_50_mb_file_is_refused_whole_when_it_does_not_fit_one_transaction(driv
     assert one(driver, "MATCH (n) WHERE n.document_id = 'huge' OR n.id = 'huge' RETURN count(n) AS n")["n"] == 0
 
 
+def test_front_matter_left_out_of_the_text_is_named(driver, env, tmp_path):
+    """Keys and values between `---` lines at the top are not text, and ingest says which it
+    left out: a line there that reads like a key ("Note: ...") would otherwise go in silence."""
+    (tmp_path / "salt.md").write_text("---\ntitle: Salt\ntags: [bp]\n---\n# Salt\nLess salt lowers blood "
+                                      "pressure.\n", encoding="utf-8")
+    (tmp_path / "rules.md").write_text("---\nA paragraph between two rules.\n---\n# Rules\nText.\n", encoding="utf-8")
+    result = invoke(["ingest", str(tmp_path), "--no-embed"], env)
+    assert result.exit_code == 0
+    assert "ingested  salt: 1 sections, 1 chunks (YAML front matter left out: title, tags)" in result.output
+    assert "ingested  rules: 2 sections" in result.output and "rules: 2 sections, 2 chunks (" not in result.output
+    texts = one(driver, "MATCH (t:Chunk) RETURN collect(t.text) AS texts")["texts"]
+    assert not any("title:" in t for t in texts) and any("A paragraph between two rules." in t for t in texts)
+
+
 def test_documents_list_and_remove(driver, env, corpus):
     assert invoke(["ingest", str(corpus), "--no-embed"], env).exit_code == 0
     listed = json.loads(invoke(["documents", "list", "--json"], env).output)

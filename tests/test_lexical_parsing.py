@@ -72,6 +72,22 @@ def test_rules_at_the_start_that_hold_no_yaml_mapping_keep_their_text(opening):
     assert [s.title for s in sections] == ["Doc", "Top"]
 
 
+def test_html_comments_are_no_text_and_hold_no_headings():
+    text = "# Top\nIntro.\n\n<!--\n# Hidden\nEditor's note: do not publish.\n-->\n<!-- one line -->\nAfter.\n"
+    sections = markdown_sections(text, "Doc")
+    assert [s.title for s in sections] == ["Top"]
+    assert "Hidden" not in sections[0].body and "note" not in sections[0].body and "<!--" not in sections[0].body
+    assert "Intro." in sections[0].body and "After." in sections[0].body
+
+
+def test_a_fence_closes_only_on_its_own_kind():
+    text = ("# Top\n~~~markdown\n```bash\n# install the tool\n```\n~~~\n\nAfter one.\n\n"
+            "````\n```\n# not a heading\n```\n````\n\nAfter two.\n\n## Real\nText.\n")
+    sections = markdown_sections(text, "Doc")
+    assert [s.title for s in sections] == ["Top", "Real"]
+    assert "# install the tool" in sections[0].body and "After two." in sections[0].body
+
+
 def test_empty_front_matter_is_skipped():
     assert [(s.title, s.body) for s in markdown_sections("---\n---\n# Top\nIntro.\n", "Doc")] == [("Top", "Intro.")]
 

@@ -23,7 +23,8 @@ def embed_pending(app: App) -> int:
 
 def _ingest_lines(report: dict) -> list[str]:
     lines = [f"{'replaced' if doc['replaced'] else 'ingested':<9} {doc['id']}: {doc['sections']} sections, "
-             f"{doc['chunks']} chunks" for doc in report["ingested"]]
+             f"{doc['chunks']} chunks" + (f" (YAML front matter left out: {', '.join(doc['front_matter'])})"
+                                          if doc["front_matter"] else "") for doc in report["ingested"]]
     lines += [f"unchanged {doc['id']}" for doc in report["unchanged"]]
     lines += [f"skipped   {item['path']}: {item['reason']}" for item in report["skipped"]]
     lines += [f"note: {item['path']} is stored as {item['id']}: the id {item['wanted']} belongs to {item['taken_by']} "

@@ -98,7 +98,8 @@ def _ingest(graph: Graph, paths: list[str], counter, max_tokens: int, max_bytes:
         for records in batch:
             report.ingested.append({"id": records.document.id, "path": records.document.path,
                                     "sections": len(records.sections), "chunks": len(records.chunks),
-                                    "replaced": records.document.id in states})
+                                    "replaced": records.document.id in states,
+                                    "front_matter": list(records.document.front_matter)})
         batch, batch_chunks = [], 0
 
     for path in found.supported:

@@ -1,6 +1,8 @@
 """Markdown headings to a section tree (ATX `#` headings and setext underlines).
 
-Headings inside fenced code blocks are text. YAML front matter (a mapping between `---` lines
+Headings inside fenced code blocks are text; a fence ends at a fence of its own kind (``` or
+~~~, at least as long), so one kind may hold the other. HTML comments on lines of their own
+(`<!-- ... -->`, as editors leave notes) are not text: Markdown shows nothing of them. YAML front matter (a mapping between `---` lines
 at the very start) is skipped; anything else between such lines is text. Text before the first
 heading becomes a section titled after the document.
 """
@@ -14,7 +16,8 @@ from tripartite.lexical.model import ParsedSection
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-_FENCE = re.compile(r"^ {0,3}(```|~~~)")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+_COMMENT = re.compile(r"^ {0,3}<!--")
 
 
 def _strip_front_matter(lines: list[str]) -> list[str]:
@@ -23,6 +26,16 @@ def _strip_front_matter(lines: list[str]) -> list[str]:
             if lines[i].strip() in ("---", "..."):
                 return lines[i + 1:] if _is_yaml_mapping(lines[1:i]) else lines
     return lines
+
+
+def front_matter_keys(text: str) -> tuple[str, ...]:
+    """The keys of the front matter the text opens with (ingest names them: they are not text)."""
+    lines = text.splitlines()
+    kept = _strip_front_matter(lines)
+    if kept is lines:
+        return ()
+    found = yaml.safe_load("\n".join(lines[1:len(lines) - len(kept) - 1])) or {}
+    return tuple(str(key) for key in found)
 
 
 def _is_yaml_mapping(lines: list[str]) -> bool:
@@ -39,13 +52,21 @@ def parse_headings(text: str) -> list[tuple[int, str, list[str]]]:
     """(level, title, body lines) in reading order; level 0 is text before any heading."""
     lines = _strip_front_matter(text.splitlines())
     blocks: list[tuple[int, str, list[str]]] = [(0, "", [])]
-    in_code = False
+    fence: str | None = None    # the fence that opened the code block we are in
+    in_comment = False
     for i, line in enumerate(lines):
-        if _FENCE.match(line):
-            in_code = not in_code
+        if fence:
             blocks[-1][2].append(line)
+            if _closes(line, fence):
+                fence = None
             continue
-        if in_code:
+        if in_comment or _COMMENT.match(line):
+            in_comment = "-->" not in line
+            blocks[-1][2].append("")  # a comment ends a paragraph as a blank line does
+            continue
+        opened = _FENCE.match(line)
+        if opened and not (opened.group(1)[0] == "`" and "`" in opened.group(2)):
+            fence = opened.group(1)
             blocks[-1][2].append(line)
             continue
         atx = _ATX.match(line)
@@ -61,6 +82,13 @@ def parse_headings(text: str) -> list[tuple[int, str, list[str]]]:
             continue
         body.append(line)
     return blocks
+
+
+def _closes(line: str, fence: str) -> bool:
+    """A closing fence: the opening one's character, at least as many, nothing after."""
+    found = _FENCE.match(line)
+    return bool(found) and found.group(1)[0] == fence[0] and len(found.group(1)) >= len(fence) \
+        and not found.group(2).strip()
 
 
 def _is_paragraph_line(body: list[str]) -> bool:

@@ -34,6 +34,7 @@ class ParsedDocument:
     content_hash: str
     size_bytes: int
     sections: tuple[ParsedSection, ...]
+    front_matter: tuple[str, ...] = ()  # the keys of the YAML front matter left out of the text
 
 
 @dataclass(frozen=True)

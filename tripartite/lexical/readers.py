@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from tripartite.lexical.markdown import first_heading, markdown_sections
+from tripartite.lexical.markdown import first_heading, front_matter_keys, markdown_sections
 from tripartite.lexical.model import EmptyDocument, IngestError, ParsedDocument, ParsedSection
 from tripartite.lexical.pdf import pdf_sections
 
@@ -73,6 +73,7 @@ def read_document(path: Path, document_id: str, max_bytes: int = DEFAULT_MAX_BYT
         raise IngestError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from None
     content_hash = hashlib.sha256(data).hexdigest()
     suffix = path.suffix.lower()
+    front_matter: tuple[str, ...] = ()
     if suffix in PDF:
         title, sections = pdf_sections(path, data)
         fmt = "pdf"
@@ -81,6 +82,7 @@ def read_document(path: Path, document_id: str, max_bytes: int = DEFAULT_MAX_BYT
         if suffix in MARKDOWN:
             title = first_heading(text) or path.stem
             sections = markdown_sections(text, title)
+            front_matter = front_matter_keys(text)
             fmt = "markdown"
         else:
             title = path.stem
@@ -90,4 +92,4 @@ def read_document(path: Path, document_id: str, max_bytes: int = DEFAULT_MAX_BYT
     if not any(s.body.strip() for s in sections):
         what = "only headings, no text under them" if sections else "empty file"
         raise EmptyDocument(f"{path}: no text to ingest ({what})")
-    return ParsedDocument(document_id, title, str(path), fmt, content_hash, size, tuple(sections))
+    return ParsedDocument(document_id, title, str(path), fmt, content_hash, size, tuple(sections), front_matter)
