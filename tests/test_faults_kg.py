@@ -280,14 +280,14 @@ def test_descriptions_left_unwritten_by_an_interrupted_removal_are_said_and_writ
     # As a `documents remove` killed after it forgot the chunks and before it wrote the
     # descriptions again: the entities it touched are marked, their text is stale.
     driver.execute_query("MATCH (e:__Entity__) WITH e ORDER BY e.key LIMIT 2 SET e.dirty = true, e.description = 'stale'")
-    says = "2 entities' descriptions still hold text of chunks removed since"
+    says = "2 entities' descriptions are not written from their chunks as they are now"
     assert says in invoke(["kg", "status"], env).output
     assert f"[warn] triplet graph: {says}" in invoke(["doctor"], env, ok=False).output
     assert says in json.loads(invoke(["search", "local", "What raises blood pressure?", "--format", "json"],
                                      env).stdout)["note"]
     invoke(["kg", "extract"], env)
     assert one(driver, "MATCH (e:__Entity__) WHERE e.dirty OR e.description = 'stale' RETURN count(e) AS n")["n"] == 0
-    assert "descriptions still hold" not in invoke(["kg", "status"], env).output
+    assert "descriptions are not written" not in invoke(["kg", "status"], env).output
 
 
 def test_communities_before_any_extraction_is_one_line(env):

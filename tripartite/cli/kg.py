@@ -218,8 +218,8 @@ def _status_lines(s: dict) -> list[str]:
         lines.append(f"{s['stale_concepts']} entities were extracted as concepts of an ontology no longer loaded as it "
                      "was: run `tripartite kg extract` to extract them again")
     if s["undescribed"]:
-        lines.append(f"{s['undescribed']} entities' descriptions still hold text of chunks removed since (an "
-                     "interrupted removal or extraction): `tripartite kg extract` writes them again")
+        lines.append(f"{s['undescribed']} entities' descriptions are not written from their chunks as they are now "
+                     "(an extraction or a removal was interrupted): `tripartite kg extract` writes them")
     for other in s["others"]:
         lines.append(f"{other['items']} {other['stage']}{'s' if other['items'] != 1 else ''} by {other['by']}, not "
                      f"the configured {s['configured']}")

@@ -29,8 +29,8 @@ def triplet_graph_gaps(graph: Graph) -> str:
             "was: run `tripartite kg extract` (and `kg communities`) to extract them again")
     if found["undescribed"]:
         line += ("; " if line else "") + (
-            f"{found['undescribed']:,} entities' descriptions still hold text of chunks removed since (an interrupted "
-            "removal or extraction): `tripartite kg extract` writes them again")
+            f"{found['undescribed']:,} entities' descriptions are not written from their chunks as they are now (an "
+            "extraction or a removal was interrupted): `tripartite kg extract` writes them")
     if found["without_sentences"]:
         line += ("; " if line else "") + (
             f"{found['without_sentences']:,} reports have no stored sentences (written by an older version), so this "
