@@ -133,6 +133,7 @@ def test_local_search_finds_entities_relations_chunks_and_communities(triplets, 
     # A budget too small for the summaries: none listed as a stub (title, then nothing).
     for budget in ("150", "250"):
         small = as_json(["search", "local", question, "--max-tokens", budget], triplets)
+        assert small["references"] or small["note"].startswith(f"no source fits the budget of {budget} tokens")
         lines = small["prompt"].split("Communities:", 1)[-1].splitlines() if "Communities:" in small["prompt"] else []
         stubs = [line for line in lines if line.startswith("- ") and len(line.split(": ", 1)[-1].split()) < 4]
         assert not stubs and len(small["communities"]) == sum(1 for line in lines if line.startswith("- "))
