@@ -285,6 +285,11 @@ def test_an_objects_prompt_built_four_ways(neo4j_db, tmp_path):
             assert "atrial fibrillation" in built["prompt"].lower()
             text = text or built["prompt"].split("Object patient-b:\n", 1)[1][:80]
             assert text in built["prompt"]  # the object's own text, the same in each
+    # vector RAG's prompt is the published baseline, numbers only: its text form lists the
+    # references beside it, as its JSON does.
+    shown = invoke(["prompt", "patient-b", "--mode", "rag"], env)
+    assert shown.exit_code == 0 and "References:" not in shown.stdout
+    assert re.search(r"References \(not in the prompt\):\n\[1\] .*\(chunk ", shown.stderr)
     bounded = json.loads(ok(["prompt", "patient-b", "--mode", "local", "--max-tokens", "700", "--format", "json"], env))
     assert bounded["tokens"] <= 700
     # rag takes the budget too (it took the top 5 whatever it was), and a budget the object

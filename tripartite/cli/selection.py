@@ -140,6 +140,12 @@ def build(app: App, object_id: str, **flags) -> dict:
 
 def _prompt_text(result: dict) -> list[str]:
     click.echo(result["prompt"], nl=False)
+    if result.get("references") and "\nReferences:\n" not in result["prompt"]:
+        # vector RAG's prompt is the baseline as published, numbers only: the trails go beside it
+        from tripartite.selection.prompt import reference_line
+
+        click.echo("\nReferences (not in the prompt):\n" + "\n".join(reference_line(r["n"], r) for r in result["references"]),
+                   err=True)
     click.echo(f"\n({result['tokens']} tokens, cl100k_base)", err=True)
     if result.get("note"):
         click.echo(f"note: {result['note']}", err=True)
