@@ -78,6 +78,8 @@ def test_html_comments_are_no_text_and_hold_no_headings():
     assert [s.title for s in sections] == ["Top"]
     assert "Hidden" not in sections[0].body and "note" not in sections[0].body and "<!--" not in sections[0].body
     assert "Intro." in sections[0].body and "After." in sections[0].body
+    unclosed = markdown_sections("# Top\nIntro.\n\n<!-- never closed\n\nThe rest.\n", "Doc")
+    assert "The rest." in unclosed[0].body  # kept, not swallowed to the end
 
 
 def test_a_fence_closes_only_on_its_own_kind():

@@ -60,8 +60,8 @@ def parse_headings(text: str) -> list[tuple[int, str, list[str]]]:
             if _closes(line, fence):
                 fence = None
             continue
-        if in_comment or _COMMENT.match(line):
-            in_comment = "-->" not in line
+        if in_comment or (_COMMENT.match(line) and any("-->" in later for later in lines[i:])):
+            in_comment = "-->" not in line  # one that never closes is kept as text, not the rest dropped
             blocks[-1][2].append("")  # a comment ends a paragraph as a blank line does
             continue
         opened = _FENCE.match(line)
