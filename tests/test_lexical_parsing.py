@@ -80,6 +80,9 @@ def test_html_comments_are_no_text_and_hold_no_headings():
     assert "Intro." in sections[0].body and "After." in sections[0].body
     unclosed = markdown_sections("# Top\nIntro.\n\n<!-- never closed\n\nThe rest.\n", "Doc")
     assert "The rest." in unclosed[0].body  # kept, not swallowed to the end
+    far = markdown_sections("<!-- TODO\n" + "Line of text.\n" * 40 + "## Flow\n```mermaid\nA --> B\n```\n", "Doc")
+    assert [s.title for s in far] == ["Doc", "Flow"] and "Line of text." in far[0].body
+    assert markdown_sections("# T\n<!-- a --> visible text\n", "Doc")[0].body == "visible text"
 
 
 def test_a_fence_closes_only_on_its_own_kind():

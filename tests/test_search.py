@@ -69,6 +69,7 @@ def test_quoted_text_keeps_its_own_citation_numbers_out_of_the_references_bracke
         "Salt raises it (12). Trials agree (3, 4) and (5-7); [a] and [^2] stay."
     assert quote("[1 2], [1,2,], [12a] and \uff3b10\uff3d; `buf[16]` is code") == \
         "(1 2), (1,2,), (12a) and (10); `buf[16]` is code"
+    assert quote("the interval [0, 1] and a[0]") == "the interval [0, 1] and a[0]"  # no citation counts from 0
     assert count_tokens(quote("as shown in [12] and [3, 4]")) == count_tokens("as shown in [12] and [3, 4]")
     prompt = SearchPrompt("Why?", 500)
     prompt.add_source({"chunk_id": "d:1", "text": "Salt raises it [2].", "document": "Doc", "section_path": ["Doc"]})

@@ -140,7 +140,7 @@ def build(app: App, object_id: str, **flags) -> dict:
 
 def _prompt_text(result: dict) -> list[str]:
     click.echo(result["prompt"], nl=False)
-    if result.get("references") and "\nReferences:\n" not in result["prompt"]:
+    if result.get("mode") == "rag" and result.get("references"):
         # vector RAG's prompt is the baseline as published, numbers only: the trails go beside it
         from tripartite.selection.prompt import reference_line
 

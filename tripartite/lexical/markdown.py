@@ -9,6 +9,7 @@ heading becomes a section titled after the document.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import yaml
 
@@ -18,39 +19,44 @@ _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _COMMENT = re.compile(r"^ {0,3}<!--")
+# An editor's note is a few lines: a `<!--` that does not close within this many is kept as
+# text, so a stray one cannot take the rest of a document with it.
+COMMENT_LINES = 30
 
 
-def _strip_front_matter(lines: list[str]) -> list[str]:
-    if lines and lines[0].strip() == "---":
-        for i in range(1, min(len(lines), 200)):
-            if lines[i].strip() in ("---", "..."):
-                return lines[i + 1:] if _is_yaml_mapping(lines[1:i]) else lines
-    return lines
+@lru_cache(maxsize=4)  # a reader asks for the title, the sections and the keys of one text
+def _front_matter(text: str) -> tuple[tuple[str, ...], int]:
+    """(the keys of the YAML front matter the text opens with, the line its text starts on):
+    ((), 0) when it opens with none."""
+    lines = text.splitlines()
+    if not lines or lines[0].strip() != "---":
+        return (), 0
+    for i in range(1, min(len(lines), 200)):
+        if lines[i].strip() in ("---", "..."):
+            found = _yaml_mapping(lines[1:i])
+            return ((), 0) if found is None else (tuple(str(key) for key in found), i + 1)
+    return (), 0
+
+
+def _yaml_mapping(lines: list[str]) -> dict | None:
+    """Front matter is keys and values; a paragraph between two rules is the document's text."""
+    if not any(line.strip() for line in lines):
+        return {}  # empty front matter, as Jekyll writes it
+    try:
+        found = yaml.safe_load("\n".join(lines))
+    except (yaml.YAMLError, ValueError):  # ValueError: a date YAML cannot be, such as 2024-02-30
+        return None
+    return found if isinstance(found, dict) else None
 
 
 def front_matter_keys(text: str) -> tuple[str, ...]:
     """The keys of the front matter the text opens with (ingest names them: they are not text)."""
-    lines = text.splitlines()
-    kept = _strip_front_matter(lines)
-    if kept is lines:
-        return ()
-    found = yaml.safe_load("\n".join(lines[1:len(lines) - len(kept) - 1])) or {}
-    return tuple(str(key) for key in found)
-
-
-def _is_yaml_mapping(lines: list[str]) -> bool:
-    """Front matter is keys and values; a paragraph between two rules is the document's text."""
-    if not any(line.strip() for line in lines):
-        return True  # empty front matter, as Jekyll writes it
-    try:
-        return isinstance(yaml.safe_load("\n".join(lines)), dict)
-    except yaml.YAMLError:
-        return False
+    return _front_matter(text)[0]
 
 
 def parse_headings(text: str) -> list[tuple[int, str, list[str]]]:
     """(level, title, body lines) in reading order; level 0 is text before any heading."""
-    lines = _strip_front_matter(text.splitlines())
+    lines = text.splitlines()[_front_matter(text)[1]:]
     blocks: list[tuple[int, str, list[str]]] = [(0, "", [])]
     fence: str | None = None    # the fence that opened the code block we are in
     in_comment = False
@@ -60,10 +66,13 @@ def parse_headings(text: str) -> list[tuple[int, str, list[str]]]:
             if _closes(line, fence):
                 fence = None
             continue
-        if in_comment or (_COMMENT.match(line) and any("-->" in later for later in lines[i:])):
-            in_comment = "-->" not in line  # one that never closes is kept as text, not the rest dropped
-            blocks[-1][2].append("")  # a comment ends a paragraph as a blank line does
-            continue
+        if in_comment or (_COMMENT.match(line) and any("-->" in later for later in lines[i:i + COMMENT_LINES])):
+            in_comment = "-->" not in line
+            # A comment ends a paragraph as a blank line does; what follows its end is text.
+            line = line.split("-->", 1)[1] if not in_comment else ""
+            if not line.strip():
+                blocks[-1][2].append("")
+                continue
         opened = _FENCE.match(line)
         if opened and not (opened.group(1)[0] == "`" and "`" in opened.group(2)):
             fence = opened.group(1)

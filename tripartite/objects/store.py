@@ -40,7 +40,7 @@ def add_objects(graph: Graph, records: list[ObjectRecord], replace: bool = False
         if old and old["content_hash"] == record.content_hash and old["path"] == record.path:
             report["unchanged"].append(record.id)
             continue
-        if old and old["content_hash"] == record.content_hash:
+        if old and old["content_hash"] == record.content_hash and old["kind"] == record.kind:
             report["moved"].append({"id": record.id, "path": record.path, "from": old["path"]})
         else:
             report["changed" if old else "added"].append(record.id)

@@ -107,7 +107,7 @@ def _map_task(question: str, query: str, batch: list[tuple], sentences: dict[str
     reports = "\n\n".join(f"[{n}] {quote(text)}" for n, _, text in batch)
     known = sentences or {}
     return MapTask("map", "batch " + ",".join(str(n) for n, _, _ in batch),
-                   MAP.format(question=question, shape=MAP_SHAPE, reports=reports), query, tuple(batch),
+                   MAP.format(question=quote(question), shape=MAP_SHAPE, reports=reports), query, tuple(batch),
                    tuple((n, x["text"], x["cosine"], tuple(x["chunks"] or ())) for n, cid, _ in batch
                          for x in known.get(cid, [])))
 

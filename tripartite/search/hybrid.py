@@ -183,8 +183,8 @@ class Packing:
         A chunk whose excerpt does not fit is tried as its best sentence and the one after.
         The size is estimated from the pieces added and checked exactly near the budget."""
         if item["kind"] == "community":
-            cost = count_tokens(f"- {item['community']['title']}: {item['text']}") + 1 + (0 if self.communities else 4)
-            spent = sum(count_tokens(f"- {c['title']}: {c['summary']}") + 1 for c in self.communities)
+            cost = count_tokens(f"- {item['community']['title']}: {quote(item['text'])}") + 1 + (0 if self.communities else 4)
+            spent = sum(count_tokens(f"- {c['title']}: {quote(c['summary'])}") + 1 for c in self.communities)
             if used + cost > self.max_tokens or spent + cost > COMMUNITY_SHARE * self.max_tokens:
                 return None
             self.communities.append({**item["community"], "summary": item["text"]})
@@ -199,7 +199,7 @@ class Packing:
         for chosen in (*first, excerpt_of(item), short):
             if not chosen:
                 continue
-            cost = count_tokens(f"[{n}] {excerpt(chosen)}") + 1 + reference + (0 if self.chunks else 8)
+            cost = count_tokens(f"[{n}] {quote(excerpt(chosen))}") + 1 + reference + (0 if self.chunks else 8)
             if used + cost <= self.max_tokens:
                 self.chunks[chunk["chunk_id"]] = {"chunk": chunk, "sentences": chosen}
                 grown = self._checked(used + cost, lambda: self.chunks.pop(chunk["chunk_id"]))

@@ -74,7 +74,7 @@ class SearchPrompt:
             if known["chunk_id"] == chunk["chunk_id"]:
                 return n
         n = len(self.sources) + 1
-        quoted = count_tokens(f"[{n}] {chunk['text']}") + 1 if chunk.get("text") else 0
+        quoted = count_tokens(f"[{n}] {quote(chunk['text'])}") + 1 if chunk.get("text") else 0
         cost = quoted + count_tokens(self._reference(n, chunk)) + 1
         if self._used + cost > self.max_tokens:
             return None

@@ -74,8 +74,8 @@ def local_search(graph: Graph, question: str, embedder, max_tokens: int = MAX_TO
         if prompt.add_source(chunk) is None:
             break
     if chunks and not prompt.sources:  # the prompt asks to cite sources: say why it has none
-        notes.insert(0, f"no source fits the budget of {max_tokens:,} tokens beside the question and what the "
-                        "prompt holds of the triplet graph (a chunk takes about 200); give a larger budget")
+        notes.insert(0, f"no source fits the budget of {max_tokens:,} tokens beside the rest of the prompt; give a "
+                        "larger budget")
     text = prompt.text()
     tokens = count_tokens(text)
     return {"mode": "local", "question": question, "tokens": tokens, "total_tokens": spent + tokens,

@@ -47,7 +47,7 @@ def check_fresh(graph: Graph, object_id: str) -> dict:
     return row
 
 
-def unanalysed_note(made: dict) -> str:
+def unanalysed_chunks_note(made: dict) -> str:
     """What a prompt lacks when its selection was made with chunks not analysed for every
     loaded concept (their extracts are in no candidate); "" when none were."""
     if not made.get("unanalysed_chunks"):
@@ -144,9 +144,9 @@ def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None,
         add_percentiles(graph, built)
     notes = [budget_note(built, max_tokens)] if max_tokens is not None and (
         built["tokens"] > max_tokens or (built["dropped"] and not built["references"])) else []
-    notes += [unanalysed_note(made)] if unanalysed_note(made) else []
-    if notes:
-        built["note"] = "; ".join(notes)
+    notes.append(unanalysed_chunks_note(made))
+    if any(notes):
+        built["note"] = "; ".join(filter(None, notes))
     return built
 
 

@@ -97,7 +97,9 @@ def _select(graph: Graph, alpha: float, beta: float, object_ids: list[str] | Non
         """The run recorded as finished, and what it selected."""
         if joined:
             step("classify", tx, object_ids=object_ids, concurrency=concurrency)
-        tx.run("selection/finish_run", run=run, scope={"object_ids": object_ids, "rebuilt": concept_ids})
+        analysed = tx.run("analysis/unanalysed")[0] if object_ids is None else None
+        tx.run("selection/finish_run", run=run, scope={"object_ids": object_ids, "rebuilt": concept_ids},
+               chunks={"chunks": analysed["chunks"], "unanalysed": analysed["unanalysed"]} if analysed else None)
         return tx.run("selection/summary", scope={"object_ids": object_ids})[0]
 
     counts = graph.write_transaction(finish)
