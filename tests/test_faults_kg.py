@@ -174,6 +174,14 @@ def test_a_changed_sentence_leaves_the_triplet_graph_with_the_document(env, driv
 
 
 # ---- built in steps, or interrupted: the same graph --------------------------------------------------
+def said_by_status_doctor_and_search(env, says: str) -> None:
+    """What the triplet graph lacks is said by kg status, doctor (a warning) and local search."""
+    assert says in invoke(["kg", "status"], env).output
+    assert f"[warn] triplet graph: {says}" in invoke(["doctor"], env, ok=False).output
+    assert says in json.loads(invoke(["search", "local", "What raises blood pressure?", "--format", "json"],
+                                     env).stdout)["note"]
+
+
 def test_an_ontology_removed_or_loaded_beside_the_triplet_graph_is_said_and_relinked(env, driver):
     """The offline extractor types an entity naming a loaded concept OntologyConcept: after that
     ontology is removed, remove, status and search say the triplet graph is behind, kg extract
@@ -185,10 +193,7 @@ def test_an_ontology_removed_or_loaded_beside_the_triplet_graph_is_said_and_reli
     removed = invoke(["ontology", "remove", "cardiology"], env).output
     assert f"the triplet graph names {typed} entities as its concepts: run `tripartite kg extract`" in removed
     says = f"{typed} entities were extracted as concepts of an ontology no longer loaded"
-    assert says in invoke(["kg", "status"], env).output
-    assert f"[warn] triplet graph: {says}" in invoke(["doctor"], env, ok=False).output
-    assert says in json.loads(invoke(["search", "local", "What raises blood pressure?", "--format", "json"],
-                                     env).stdout)["note"]
+    said_by_status_doctor_and_search(env, says)
     invoke(["kg", "extract"], env)
     assert one(driver, "RETURN COUNT { (:__Entity__ {type: 'OntologyConcept'}) } AS n")["n"] == 0
     assert "ontology no longer loaded" not in invoke(["kg", "status"], env).output
@@ -281,10 +286,7 @@ def test_descriptions_left_unwritten_by_an_interrupted_removal_are_said_and_writ
     # descriptions again: the entities it touched are marked, their text is stale.
     driver.execute_query("MATCH (e:__Entity__) WITH e ORDER BY e.key LIMIT 2 SET e.dirty = true, e.description = 'stale'")
     says = "2 entities' descriptions are not written from their chunks as they are now"
-    assert says in invoke(["kg", "status"], env).output
-    assert f"[warn] triplet graph: {says}" in invoke(["doctor"], env, ok=False).output
-    assert says in json.loads(invoke(["search", "local", "What raises blood pressure?", "--format", "json"],
-                                     env).stdout)["note"]
+    said_by_status_doctor_and_search(env, says)
     invoke(["kg", "extract"], env)
     assert one(driver, "MATCH (e:__Entity__) WHERE e.dirty OR e.description = 'stale' RETURN count(e) AS n")["n"] == 0
     assert "descriptions are not written" not in invoke(["kg", "status"], env).output

@@ -107,7 +107,7 @@ def _triplet_graph_check(graph: Graph) -> Check:
 
     try:
         found = status(graph)
-        gaps = triplet_graph_gaps(graph)
+        gaps = triplet_graph_gaps(graph, found)
     except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError):
         return Check("triplet graph", False, "skipped: the database does not answer", required=False)
     if not found["entities"]:

@@ -10,11 +10,12 @@ from __future__ import annotations
 from tripartite.infra.graph import Graph
 
 
-def triplet_graph_gaps(graph: Graph) -> str:
-    """One line on what is missing, or "" when nothing is."""
+def triplet_graph_gaps(graph: Graph, found: dict | None = None) -> str:
+    """One line on what is missing, or "" when nothing is; `found` is kg status's row, if read
+    already."""
     from tripartite.kg.extract import status
 
-    found = status(graph)
+    found = found or status(graph)
     parts = []
     unextracted = found["chunks"] - found["extracted"]
     if unextracted and found["extracted"]:
