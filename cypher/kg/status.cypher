@@ -3,8 +3,8 @@
 // members without one (new, or withdrawn because their documents changed), and reports written
 // before their sentences were kept (global search cites through those), and entities the offline
 // extractor typed as a loaded concept that no longer is one (its ontology was removed or changed
-// since `kg extract`), and entities whose descriptions still hold text of chunks removed since
-// (a removal interrupted before it wrote them again).
+// since `kg extract`), and entities whose descriptions are not written from their chunks as they
+// are now (an extraction or a removal interrupted before it wrote them).
 // Browser: :param version => 'triplets-...'; :param min_size => 5
 
 RETURN COUNT { (:Chunk) } AS chunks,

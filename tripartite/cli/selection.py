@@ -144,8 +144,8 @@ def _prompt_text(result: dict) -> list[str]:
         # vector RAG's prompt is the baseline as published, numbers only: the trails go beside it
         from tripartite.selection.prompt import reference_line
 
-        click.echo("\nReferences (not in the prompt):\n" + "\n".join(reference_line(r["n"], r) for r in result["references"]),
-                   err=True)
+        trails = "\n".join(reference_line(r["n"], r) for r in result["references"])
+        click.echo(f"\nReferences (not in the prompt):\n{trails}", err=True)
     click.echo(f"\n({result['tokens']} tokens, cl100k_base)", err=True)
     if result.get("note"):
         click.echo(f"note: {result['note']}", err=True)

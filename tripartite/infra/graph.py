@@ -63,8 +63,9 @@ class Graph:
 
     def write_transaction(self, work: Callable[[ScriptTransaction], T], retry: bool = True) -> T:
         """Run `work` in one write transaction, retried by the driver on transient errors (for
-        the driver's retry time, 30 s unless open_driver was given another) unless `retry` is False: a transaction too big for the server's memory fails
-        the same way every time, so its caller asks for one try."""
+        the driver's retry time: 30 s unless open_driver was given another) unless `retry` is
+        False: a transaction too big for the server's memory fails the same way every time, so
+        its caller asks for one try."""
         options = {} if retry else {"max_transaction_retry_time": 0}
         with self.driver.session(database=self.database, **options) as session:
             return session.execute_write(lambda tx: work(ScriptTransaction(tx)))

@@ -1,10 +1,11 @@
 """Markdown headings to a section tree (ATX `#` headings and setext underlines).
 
 Headings inside fenced code blocks are text; a fence ends at a fence of its own kind (``` or
-~~~, at least as long), so one kind may hold the other. HTML comments on lines of their own
-(`<!-- ... -->`, as editors leave notes) are not text: Markdown shows nothing of them. YAML front matter (a mapping between `---` lines
-at the very start) is skipped; anything else between such lines is text. Text before the first
-heading becomes a section titled after the document.
+~~~, at least as long), so one kind may hold the other. HTML comments that start a line
+(`<!-- ... -->`, as editors leave notes) are not text: Markdown shows nothing of them. YAML
+front matter (a mapping between `---` lines at the very start) is skipped; anything else
+between such lines is text. Text before the first heading becomes a section titled after the
+document.
 """
 from __future__ import annotations
 

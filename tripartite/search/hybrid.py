@@ -166,7 +166,7 @@ class Packing:
     def text(self) -> str:
         parts = [f"Question: {quote(self.question)}", "", INTRO, ""]
         if self.communities:
-            parts += ["Community summaries:"] + [f"- {c['title']}: {quote(c['summary'])}" for c in self.communities] + [""]
+            parts += ["Community summaries:", *(f"- {c['title']}: {quote(c['summary'])}" for c in self.communities), ""]
         if self.chunks:
             parts.append("Passages:")
             for n, entry in enumerate(self.chunks.values(), start=1):
@@ -183,7 +183,8 @@ class Packing:
         A chunk whose excerpt does not fit is tried as its best sentence and the one after.
         The size is estimated from the pieces added and checked exactly near the budget."""
         if item["kind"] == "community":
-            cost = count_tokens(f"- {item['community']['title']}: {quote(item['text'])}") + 1 + (0 if self.communities else 4)
+            line = f"- {item['community']['title']}: {quote(item['text'])}"
+            cost = count_tokens(line) + 1 + (0 if self.communities else 4)
             spent = sum(count_tokens(f"- {c['title']}: {quote(c['summary'])}") + 1 for c in self.communities)
             if used + cost > self.max_tokens or spent + cost > COMMUNITY_SHARE * self.max_tokens:
                 return None

@@ -59,7 +59,8 @@ def retrieve(graph: Graph, embedder, query: str, top_k: int | None, min_score: f
 
 
 def rag_prompt(object_id: str, object_text: str, chunks: list[dict], question: str) -> dict:
-    lines = [f"Question: {quote(question)}", "", f"Object {object_id}:", quote(object_text.strip()), "", "Retrieved passages:"]
+    lines = [f"Question: {quote(question)}", "", f"Object {object_id}:", quote(object_text.strip()), "",
+             "Retrieved passages:"]
     lines += [f"[{n}] {quote(c['text'])}" for n, c in enumerate(chunks, start=1)]
     prompt = "\n".join(lines).rstrip() + "\n"
     return {"object_id": object_id, "tokens": count_tokens(prompt), "prompt": prompt, "chunks": chunks}
