@@ -29,8 +29,10 @@ COMMENT_LINES = 30
 def _front_matter(text: str) -> tuple[tuple[str, ...], int]:
     """(the keys of the YAML front matter the text opens with, the line its text starts on):
     ((), 0) when it opens with none."""
+    if not text.lstrip(" \t").startswith("---"):  # most texts: no need to split them into lines
+        return (), 0
     lines = text.splitlines()
-    if not lines or lines[0].strip() != "---":
+    if lines[0].strip() != "---":
         return (), 0
     for i in range(1, min(len(lines), 200)):
         if lines[i].strip() in ("---", "..."):
