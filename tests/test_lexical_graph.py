@@ -124,8 +124,10 @@ def test_a_bad_file_writes_nothing_and_the_rest_goes_in(driver, env, corpus):
     (corpus / "broken.md").write_bytes("# Broken\nCaf\xe9".encode("latin-1"))
     (corpus / "empty.md").write_text("")
     (corpus / "picture.png").write_bytes(b"\x89PNG\r\n")
+    (corpus / ".notes.md").write_text("# Private\nNot for the graph.")
     result = invoke(["ingest", str(corpus), "--no-embed"], env)
     assert result.exit_code == 1
+    assert "skipped   1 hidden entry (names starting with '.'): " in result.output and ".notes.md" in result.output
     assert "broken.md: not UTF-8 (invalid byte 0xe9" in result.output
     assert "skipped" in result.output and "picture.png: unsupported file type .png" in result.output
     assert "empty.md: no text to ingest" in result.output

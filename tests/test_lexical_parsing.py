@@ -10,7 +10,7 @@ from tripartite.infra.paths import samples_dir
 from tripartite.lexical.chunker import chunk_document
 from tripartite.lexical.markdown import markdown_sections
 from tripartite.lexical.ids import readable_ids
-from tripartite.lexical.readers import EmptyDocument, IngestError, discover, read_document
+from tripartite.lexical.readers import EmptyDocument, IngestError, discover, hidden_line, read_document
 from tripartite.lexical.sentences import split_paragraphs, split_sentences
 from tripartite.lexical.token_counters import WordPieceCounter
 
@@ -246,6 +246,24 @@ def test_discover_lists_unsupported_and_missing(tmp_path):
     assert [p.name for p in found.supported] == ["a.md", "b.txt"]
     assert [p.name for p in found.unsupported] == ["image.png"]
     assert [p.name for p in found.missing] == ["nope.md"]
+    assert [p.name for p in found.hidden] == [".hidden.md"]
+
+
+def test_discover_names_each_hidden_entry_once_and_reads_a_hidden_file_named_itself(tmp_path):
+    (tmp_path / ".git" / "objects").mkdir(parents=True)
+    for n in range(5):
+        (tmp_path / ".git" / "objects" / f"{n}.md").write_text("x")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / ".draft.md").write_text("# Draft\nx")
+    (tmp_path / "docs" / "kept.md").write_text("# Kept\nx")
+    found = discover([tmp_path])
+    assert [p.relative_to(tmp_path).as_posix() for p in found.hidden] == [".git", "docs/.draft.md"]
+    assert [p.name for p in found.supported] == ["kept.md"]
+    line = hidden_line(found.hidden)
+    assert line.startswith("skipped   2 hidden entries (names starting with '.'): ") and "\n" not in line
+    assert hidden_line([]) is None
+    named = discover([tmp_path / "docs" / ".draft.md"])
+    assert [p.name for p in named.supported] == [".draft.md"] and not named.hidden
 
 
 def test_document_ids_are_readable_and_unique():

@@ -16,6 +16,8 @@ def objects_group() -> None:
 
 
 def _added_lines(report: dict) -> list[str]:
+    from tripartite.lexical.readers import hidden_line
+
     lines = [f"{state:<9} {object_id}" for state in ("added", "changed", "unchanged") for object_id in report[state]]
     lines += [f"moved     {item['id']} (the same text, now read from {item['path']}; it was {item['from']})"
               for item in report["moved"]]
@@ -23,6 +25,9 @@ def _added_lines(report: dict) -> list[str]:
               "(--replace replaces that object instead)" for item in report["renamed"]]
     for path in report["skipped"]:
         click.echo(f"skipped   {path}: not a Markdown or text file", err=True)
+    hidden = hidden_line(report["hidden"])
+    if hidden:
+        click.echo(hidden, err=True)
     return lines
 
 
@@ -57,7 +62,8 @@ def objects_add(app: App, paths: tuple[str, ...], kind: str, replace: bool, max_
         raise TripartiteError(f"{', '.join(paths)}: no Markdown or text files found")
     records = [read_object(path, kind, max_tokens or MAX_TOKENS)  # all read before anything is written
                for path in found.supported]
-    return {**add_objects(app.graph, records, replace), "skipped": [str(p) for p in found.unsupported]}
+    return {**add_objects(app.graph, records, replace), "skipped": [str(p) for p in found.unsupported],
+            "hidden": [str(p) for p in found.hidden]}
 
 
 def _object_line(row: dict) -> str:

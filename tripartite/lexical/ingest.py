@@ -31,6 +31,7 @@ class IngestReport:
     missing: list[str] = field(default_factory=list)
     renamed: list[dict] = field(default_factory=list)   # another source holds the readable id
     gone: list[dict] = field(default_factory=list)      # documents from the folders given whose file is gone
+    hidden: list[str] = field(default_factory=list)     # dot-files and dot-folders under the folders given
 
     @property
     def chunks_written(self) -> int:
@@ -38,7 +39,8 @@ class IngestReport:
 
     def as_dict(self) -> dict:
         return {"ingested": self.ingested, "unchanged": self.unchanged, "skipped": self.skipped,
-                "failed": self.failed, "missing": self.missing, "renamed": self.renamed, "gone": self.gone}
+                "failed": self.failed, "missing": self.missing, "renamed": self.renamed, "gone": self.gone,
+                "hidden": self.hidden}
 
 
 def document_ids(graph: Graph, files: list[Path], replace: bool = False) -> tuple[dict[Path, str], list[dict]]:
@@ -79,6 +81,7 @@ def _ingest(graph: Graph, paths: list[str], counter, max_tokens: int, max_bytes:
     report = IngestReport()
     found = discover(paths)
     report.missing = [str(p) for p in found.missing]
+    report.hidden = [str(p) for p in found.hidden]
     report.skipped = [{"path": str(p), "reason": f"unsupported file type {p.suffix or '(none)'}"}
                       for p in found.unsupported]
     ids, report.renamed = document_ids(graph, found.supported, replace)

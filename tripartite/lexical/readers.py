@@ -6,7 +6,7 @@ written for a file that fails here.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
@@ -26,6 +26,16 @@ class Discovered:
     supported: list[Path]
     unsupported: list[Path]
     missing: list[Path]
+    hidden: list[Path] = field(default_factory=list)  # dot-files and dot-folders found under a folder given
+
+
+def hidden_line(hidden: list[Path]) -> str | None:
+    """One line naming what discovery left out for starting with a dot, or None."""
+    if not hidden:
+        return None
+    shown = ", ".join(str(p) for p in hidden[:3]) + (f" and {len(hidden) - 3} more" if len(hidden) > 3 else "")
+    return (f"skipped   {len(hidden)} hidden {'entry' if len(hidden) == 1 else 'entries'} (names starting "
+            f"with '.'): {shown}; name a hidden file itself to read it")
 
 
 def discover(paths: Iterable[str | Path], kinds: set[str] = SUPPORTED) -> Discovered:
@@ -33,11 +43,18 @@ def discover(paths: Iterable[str | Path], kinds: set[str] = SUPPORTED) -> Discov
     supported: list[Path] = []
     unsupported: list[Path] = []
     missing: list[Path] = []
+    hidden: dict[Path, None] = {}
     for raw in paths:
         path = Path(raw).expanduser()
         if path.is_dir():
-            candidates = sorted(p for p in path.rglob("*") if p.is_file()
-                                and not any(part.startswith(".") for part in p.relative_to(path).parts))
+            candidates = []
+            for p in sorted(path.rglob("*")):
+                parts = p.relative_to(path).parts
+                dotted = next((i for i, part in enumerate(parts) if part.startswith(".")), None)
+                if dotted is not None:  # the outermost hidden entry stands for what lies inside it
+                    hidden.setdefault(path.joinpath(*parts[:dotted + 1]), None)
+                elif p.is_file():
+                    candidates.append(p)
         elif path.is_file():
             candidates = [path]
         else:
@@ -45,7 +62,7 @@ def discover(paths: Iterable[str | Path], kinds: set[str] = SUPPORTED) -> Discov
             continue
         for file in candidates:
             (supported if file.suffix.lower() in kinds else unsupported).append(file.resolve())
-    return Discovered(list(dict.fromkeys(supported)), unsupported, missing)
+    return Discovered(list(dict.fromkeys(supported)), unsupported, missing, list(hidden))
 
 
 def decode_text(path: Path, data: bytes) -> str:
