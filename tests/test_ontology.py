@@ -187,11 +187,14 @@ def test_rewording_a_concept_reads_its_chunks_again_and_leaves_the_others(driver
 def test_objects_add_is_idempotent_and_a_change_drops_derived_edges(driver, env, tmp_path):
     folder = tmp_path / "objects"
     shutil.copytree(samples_dir() / "objects", folder)
+    # An editor's swap file is not an object: it is named as skipped, not read.
+    (folder / ".patient-a.md.swp").write_text("half-saved text")
     first = json.loads(invoke(["objects", "add", str(folder), "--kind", "anamnesis", "--json"], env).output)
     assert sorted(first["added"]) == ["patient-a", "patient-b", "patient-c"]
+    assert first["hidden"] == [str((folder / ".patient-a.md.swp").resolve())]
     again = json.loads(invoke(["objects", "add", str(folder), "--kind", "anamnesis", "--json"], env).output)
     assert again == {"added": [], "changed": [], "unchanged": ["patient-a", "patient-b", "patient-c"], "moved": [],
-                     "renamed": [], "skipped": []}
+                     "renamed": [], "skipped": [], "hidden": [str((folder / ".patient-a.md.swp").resolve())]}
     # The same text from another path is that object, moved: it keeps its analysis and selection.
     driver.execute_query("MATCH (o:Object {id: 'patient-b'}) SET o.selection_stale = false, o.analysed_concepts = ['t:y']")
     copy = tmp_path / "elsewhere" / "patient-b.md"
