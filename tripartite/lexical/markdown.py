@@ -108,10 +108,22 @@ def _is_paragraph_line(body: list[str]) -> bool:
     return len(body) < 2 or not body[-2].strip()
 
 
+def markdown_document(text: str, fallback_title: str) -> tuple[str, list[ParsedSection]]:
+    """The document's title (its first level-1 heading, else `fallback_title`) and its
+    sections, from one pass over its headings (a 50 MB file takes seconds a pass)."""
+    blocks = parse_headings(text)
+    title = _first_title(blocks) or fallback_title
+    return title, _sections(blocks, title)
+
+
 def markdown_sections(text: str, document_title: str) -> list[ParsedSection]:
+    return _sections(parse_headings(text), document_title)
+
+
+def _sections(blocks: list[tuple[int, str, list[str]]], document_title: str) -> list[ParsedSection]:
     sections: list[ParsedSection] = []
     stack: list[int] = []  # indexes of the open ancestors
-    for level, title, body_lines in parse_headings(text):
+    for level, title, body_lines in blocks:
         body = "\n".join(body_lines).strip()
         if level == 0:
             if body:
@@ -127,7 +139,11 @@ def markdown_sections(text: str, document_title: str) -> list[ParsedSection]:
 
 
 def first_heading(text: str) -> str | None:
-    for level, title, _ in parse_headings(text):
+    return _first_title(parse_headings(text))
+
+
+def _first_title(blocks: list[tuple[int, str, list[str]]]) -> str | None:
+    for level, title, _ in blocks:
         if level == 1 and title:
             return title
     return None

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from tripartite.lexical.markdown import first_heading, front_matter_keys, markdown_sections
+from tripartite.lexical.markdown import front_matter_keys, markdown_document
 from tripartite.lexical.model import EmptyDocument, IngestError, ParsedDocument, ParsedSection
 from tripartite.lexical.pdf import pdf_sections
 
@@ -97,8 +97,7 @@ def read_document(path: Path, document_id: str, max_bytes: int = DEFAULT_MAX_BYT
     else:
         text = decode_text(path, data)
         if suffix in MARKDOWN:
-            title = first_heading(text) or path.stem
-            sections = markdown_sections(text, title)
+            title, sections = markdown_document(text, path.stem)
             front_matter = front_matter_keys(text)
             fmt = "markdown"
         else:
