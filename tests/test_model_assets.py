@@ -1,5 +1,6 @@
-"""The embedding model's tokenizer, fetched once into the cache: two first runs at once each
-stage their own copy and rename it into place, so neither reads half a file nor loses its rename."""
+"""The embedding model in a process and on disk. Its tokenizer is fetched once into the cache:
+two first runs at once each stage their own copy and rename it into place, so neither reads
+half a file nor loses its rename. Its vectors of recent texts are kept, so none is run twice."""
 import subprocess
 import threading
 import zipfile
@@ -37,3 +38,38 @@ def test_two_first_fetches_at_once_leave_one_whole_tokenizer(tmp_path, monkeypat
         thread.join()
     assert not failures, failures
     assert sorted(p.name for p in target.parent.iterdir()) == ["tokenizer.json"]  # no staging left behind
+
+
+def test_an_embedder_runs_each_text_once_and_answers_what_the_model_does(monkeypatch):
+    """A text embedded again in the process (a question asked twice, an extract met again) is
+    not run through the model again, by this embedder or another, and gets the model's numbers;
+    the vectors kept are bounded, the oldest going first."""
+    import uuid
+
+    import numpy as np
+
+    from tripartite.infra.config import load_settings
+    from tripartite.infra.embeddings import MiniLMEmbedder, _RecentVectors
+
+    runs: list[list[str]] = []
+    model_run = MiniLMEmbedder._run
+
+    def counted(self, texts):
+        runs.append(list(texts))
+        return model_run(self, texts)
+
+    monkeypatch.setattr(MiniLMEmbedder, "_run", counted)
+    cache_dir = load_settings(env={}).cache_dir
+    a, b, c = (f"Blood pressure reading {uuid.uuid4()}" for _ in range(3))
+    first = MiniLMEmbedder(cache_dir).embed([a, b, a])
+    assert runs == [[a, b]] and np.array_equal(first[0], first[2])
+    second = MiniLMEmbedder(cache_dir).embed([b, c])
+    assert runs == [[a, b], [c]] and np.array_equal(second[0], first[1])
+    fresh = model_run(MiniLMEmbedder(cache_dir), [a, b, c])
+    assert np.allclose(fresh, [first[0], first[1], second[1]], atol=1e-6)
+    assert np.allclose(np.linalg.norm(fresh, axis=1), 1.0, atol=1e-5)
+
+    recent = _RecentVectors(capacity=2)
+    for text in (a, b, c):
+        recent.put(text, np.zeros(3, dtype=np.float32))
+    assert recent.get(a) is None and recent.get(b) is not None and recent.get(c) is not None

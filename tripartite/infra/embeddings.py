@@ -5,12 +5,63 @@ under that size (see `MiniLMEmbedder.count_tokens`).
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
 from tripartite.infra import model_assets
+
+# One ONNX session per model file and thread setting in a process: loading one costs about
+# 0.3 s, and onnxruntime lets threads run one session at once. Every command builds an
+# embedder, and the MCP server, eval and tune build several.
+_sessions: dict[tuple[str, int | None], object] = {}
+_sessions_lock = threading.Lock()
+
+
+def _onnx_session(model: Path, threads: int | None):
+    import onnxruntime
+
+    key = (str(model), threads)
+    with _sessions_lock:
+        if key not in _sessions:
+            options = onnxruntime.SessionOptions()
+            if threads:
+                options.intra_op_num_threads = threads
+            options.log_severity_level = 3
+            _sessions[key] = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        return _sessions[key]
+
+
+class _RecentVectors:
+    """The vectors of the texts embedded last (a bounded LRU, about 1.5 KB a text): a
+    long-running process embeds the same question, extracts and sentences again (the MCP
+    server, eval over several budgets and modes, analyze after ingest), and the model is
+    deterministic, so the first vector is the answer."""
+
+    def __init__(self, capacity: int = 4096):
+        self.capacity = capacity
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, text: str) -> np.ndarray | None:
+        with self._lock:
+            vector = self._vectors.get(text)
+            if vector is not None:
+                self._vectors.move_to_end(text)
+            return vector
+
+    def put(self, text: str, vector: np.ndarray) -> None:
+        with self._lock:
+            self._vectors[text] = vector
+            self._vectors.move_to_end(text)
+            while len(self._vectors) > self.capacity:
+                self._vectors.popitem(last=False)
+
+
+_recent: dict[str, _RecentVectors] = {}  # model file -> its recent vectors
 
 
 class MiniLMEmbedder:
@@ -22,18 +73,16 @@ class MiniLMEmbedder:
     latin_only = True  # trained on English: text in other scripts embeds poorly (hybrid search leans on words there)
 
     def __init__(self, cache_dir: Path, batch_size: int = 8, threads: int | None = None):
-        import onnxruntime
         from tokenizers import Tokenizer
 
         model = model_assets.onnx_model_path()
+        # Each embedder its own tokenizer: count_tokens switches its truncation off and on.
         self.tokenizer = Tokenizer.from_file(str(model_assets.tokenizer_path(cache_dir)))
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(max_length=self.max_tokens)
-        options = onnxruntime.SessionOptions()
-        if threads:
-            options.intra_op_num_threads = threads
-        options.log_severity_level = 3
-        self.session = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        self.session = _onnx_session(model, threads)
+        with _sessions_lock:
+            self._recent = _recent.setdefault(str(model), _RecentVectors())
         self.batch_size = batch_size
 
     def count_tokens(self, text: str) -> int:
@@ -47,9 +96,25 @@ class MiniLMEmbedder:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """An (n, 384) float32 array of unit vectors."""
         out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
-        if not texts:
-            return out
-        encodings = self.tokenizer.encode_batch(list(texts))
+        missing: dict[str, list[int]] = {}  # text -> its rows; each text is run once
+        for row, text in enumerate(texts):
+            vector = self._recent.get(text)
+            if vector is None:
+                missing.setdefault(text, []).append(row)
+            else:
+                out[row] = vector
+        if missing:
+            unique = list(missing)
+            vectors = self._run(unique)
+            for text, vector in zip(unique, vectors):
+                out[missing[text]] = vector
+                self._recent.put(text, vector.copy())  # a row of its own, not a view keeping the batch
+        return out
+
+    def _run(self, texts: list[str]) -> np.ndarray:
+        """The model run on the texts, in batches of similar length."""
+        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        encodings = self.tokenizer.encode_batch(texts)
         # Batches of similar length waste less work on padding.
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         for start in range(0, len(order), self.batch_size):
