@@ -229,11 +229,15 @@ def test_a_graph_built_in_steps_equals_one_built_at_once(env, driver, tmp_path, 
 
 
 def test_an_interrupted_extraction_resumes_to_what_an_uninterrupted_one_makes(env, driver, neo4j_db, tmp_path):
+    """Communities built on the interrupted graph say what is missing, and once the extraction
+    has resumed, a second `kg communities` converges to the uninterrupted graph and reports."""
     with FakeOpenAI(delay=0.1) as server:
         model = {**env, "OPENAI_BASE_URL": server.base_url, "TRIPARTITE_LLM_MODEL": "fake-chat"}
         build(model, GUIDELINES, communities=False)
-        whole = dump(driver)
         prompts = sorted(r["body"]["messages"][0]["content"] for r in server.chat_requests())
+        invoke(["kg", "communities", "--min-size", "3"], model)
+        whole = dump(driver)
+        assert any(c["summary"] for c in whole["communities"])
         empty(neo4j_db)
         server.requests.clear()
         fresh = {**model, "TRIPARTITE_LLM_CACHE": str(tmp_path / "another-cache.sqlite")}
@@ -243,9 +247,16 @@ def test_an_interrupted_extraction_resumes_to_what_an_uninterrupted_one_makes(en
         full.pop("TRIPARTITE_CONFIG")
         kill_when([sys.executable, "-m", "tripartite", "kg", "extract", "--concurrency", "1"], full,
                   lambda: len(server.chat_requests()) >= 8)
-        assert 0 < one(driver, "MATCH (t:Chunk) WHERE t.kg_version IS NOT NULL RETURN count(t) AS n")["n"] < 24
+        done = one(driver, "MATCH (t:Chunk) WHERE t.kg_version IS NOT NULL RETURN count(t) AS n")["n"]
+        assert 0 < done < 24
+        before = len(server.chat_requests())
+        partial = invoke(["kg", "communities", "--min-size", "3"], fresh)
+        assert f"{24 - done} of 24 chunks are not extracted yet" in partial.stderr
+        reports = server.chat_requests()[before:]  # the partial graph's reports, not extractions
         invoke(["kg", "extract"], fresh)
-        resumed = sorted(set(r["body"]["messages"][0]["content"] for r in server.chat_requests()))
+        resumed = sorted(set(r["body"]["messages"][0]["content"] for r in server.chat_requests()
+                             if r not in reports))
+        invoke(["kg", "communities", "--min-size", "3"], fresh)
     assert resumed == sorted(set(prompts))  # the context does not depend on what was extracted first
     assert dump(driver) == whole
 
@@ -303,11 +314,18 @@ def test_communities_before_any_extraction_is_one_line(env):
 # ---- search cites what it quotes ---------------------------------------------------------------------
 def test_search_lists_only_what_its_prompt_holds_and_points_cite_their_own_chunks(env, driver):
     build(env, GUIDELINES)
+    summaries = {r["id"]: r["summary"] for r in rows(driver, "MATCH (c:Community) RETURN c.id AS id, c.summary AS summary")}
+    listed = {}
     for tokens in ("600", "4000"):
         local = json.loads(invoke(["search", "local", "Which medicines and lifestyle changes lower blood pressure?",
                                    "--format", "json", "--max-tokens", tokens], env).stdout)
         section = local["prompt"].split("Communities:\n", 1)[-1].split("\n\n", 1)[0] if local["communities"] else ""
         assert all(f"- {c['title']}: " in section for c in local["communities"])
+        listed[tokens] = {c["id"]: line.split(": ", 1)[1] for c in local["communities"]
+                          for line in section.splitlines() if line.startswith(f"- {c['title']}: ")}
+    assert listed["4000"]  # the question reaches communities, and each one listed is shown...
+    assert any(len(shown) < len(summaries[cid]) for cid, shown in listed["600"].items()) or \
+        len(listed["600"]) < len(listed["4000"])  # ...trimmed or left out, not listed unseen, when room is short
     chunks = {r["id"]: r["text"] for r in rows(driver, "MATCH (t:Chunk) RETURN t.id AS id, t.text AS text")}
     found = json.loads(invoke(["search", "global", "What should people with heart disease do every day?",
                                "--format", "json"], env).stdout)
