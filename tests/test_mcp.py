@@ -189,6 +189,13 @@ def test_http_needs_the_bearer_token_and_binds_to_loopback(sample, tmp_path):
                     prompt = await client.call_tool("object_prompt", {"object_id": "patient-b"})
                     assert not prompt.is_error, prompt.content[0].text
                     assert prompt.structured_content["references"][0]["n"] == 1
+                    # Over HTTP too: no write without --allow-writes, and an error is one line.
+                    refused = await client.call_tool("add_object", {"object_id": "note-9", "text": "Chest pain."})
+                    assert refused.is_error and "Unknown tool" in refused.content[0].text
+                    unknown = await client.call_tool("object_prompt", {"object_id": "patient-z"})
+                    assert unknown.is_error and "no object with id 'patient-z'" in unknown.content[0].text
+                    assert len(unknown.content[0].text.splitlines()) == 1
+                    assert not (await client.call_tool("list_objects", {})).is_error  # and it keeps serving
         run(work)
     finally:
         server.terminate()
