@@ -53,6 +53,10 @@ class _RecentVectors:
                 self._vectors.move_to_end(text)
             return vector
 
+    def clear(self) -> None:
+        with self._lock:
+            self._vectors.clear()
+
     def put(self, text: str, vector: np.ndarray) -> None:
         with self._lock:
             self._vectors[text] = vector
@@ -62,6 +66,13 @@ class _RecentVectors:
 
 
 _recent: dict[str, _RecentVectors] = {}  # model file -> its recent vectors
+
+
+def forget_recent_vectors() -> None:
+    """Drop the vectors kept in this process (a benchmark timing what a one-shot command pays)."""
+    with _sessions_lock:
+        for recent in _recent.values():
+            recent.clear()
 
 
 class MiniLMEmbedder:
