@@ -54,16 +54,17 @@ def answer_judge(prompt: str) -> str:
     return json.dumps({"informed": [cid for cid, name in concepts if name.lower() in text]})
 
 
-def answer_triplets(prompt: str, types: tuple[str, ...] = ("Thing",)) -> str:
+def answer_triplets(prompt: str, types: tuple[str, ...] = ("Thing",),
+                    relation_types: tuple[str, ...] = ("related to",)) -> str:
     """The triplet extraction: capitalised words of the passage are entities (typed in turn from
-    `types`), neighbours related."""
+    `types`), neighbours related (by types in turn from `relation_types`)."""
     quoted = prompt.split('"""')
     text = quoted[1] if len(quoted) >= 3 else ""
     names = list(dict.fromkeys(re.findall(r"\b[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\b", text)))[:6]
     entities = [{"name": n, "type": types[i % len(types)], "description": f"{n} appears in the passage."}
                 for i, n in enumerate(names)]
-    relations = [{"source": a, "target": b, "type": "related to", "description": f"{a} and {b} appear together."}
-                 for a, b in zip(names, names[1:])]
+    relations = [{"source": a, "target": b, "type": relation_types[i % len(relation_types)],
+                  "description": f"{a} and {b} appear together."} for i, (a, b) in enumerate(zip(names, names[1:]))]
     return json.dumps({"entities": entities, "relations": relations})
 
 
@@ -310,8 +311,9 @@ class FakeOpenAI:
             finish = "length"
         elif behaviour == "names":
             content = answer_by_names(prompt)
-        elif behaviour == "reserved":  # entities typed with the labels of the graph's other parts
-            content = answer_triplets(prompt, ("Concept", "Document", "Chunk", "Evidence", "Community"))
+        elif behaviour == "reserved":  # entities and relations typed as the graph's other parts
+            content = answer_triplets(prompt, ("Concept", "Document", "Chunk", "Evidence", "Community"),
+                                      ("concerns", "mentioned in", "parent", "in community", "from chunk"))
         else:
             content = answer(prompt)
         return (200, {

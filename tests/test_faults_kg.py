@@ -396,10 +396,11 @@ def test_a_global_query_embeds_only_itself(env, neo4j_db):
 
 # ---- entity types that name other parts of the graph -----------------------------------------------
 def test_analyze_beside_a_triplet_graph_whose_types_name_the_other_parts(env, driver, tmp_path):
-    """A model types entities Concept, Document, Chunk, Evidence, Community: none becomes that
-    label, so analyze (a dry run, a run, a run after a new document, a batch) reads only the
-    ontology's concepts, and kg status counts only real concept links."""
-    from tripartite.kg.schema import RESERVED_LABELS
+    """A model types entities Concept, Document, Chunk, Evidence, Community, and relations
+    "concerns", "mentioned in", "parent": none becomes that label or relationship type, so analyze
+    (a dry run, a run, a run after a new document, a batch) reads only the ontology's concepts, kg
+    status counts only real concept links, and the graph's counts only the analysis' edges."""
+    from tripartite.kg.schema import RESERVED_LABELS, RESERVED_RELATION_TYPES
 
     load_sample(env)
     with FakeOpenAI(structured=True) as server:
@@ -412,6 +413,9 @@ def test_analyze_beside_a_triplet_graph_whose_types_name_the_other_parts(env, dr
             count(CASE WHEN any(l IN labels(e) WHERE l IN $reserved) THEN 1 END) AS reserved,
             count(CASE WHEN e:ConceptEntity THEN 1 END) AS concept_typed""", reserved=sorted(RESERVED_LABELS))
         assert typed["all"] > 0 and typed["reserved"] == 0 and typed["concept_typed"] > 0, typed
+        related = rows(driver, "MATCH (:__Entity__)-[r]->(:__Entity__) RETURN DISTINCT type(r) AS type")
+        types = {r["type"] for r in related}
+        assert not types & RESERVED_RELATION_TYPES and "CONCERNS_RELATION" in types and "PARENT_RELATION" in types
         status = json.loads(invoke(["kg", "status", "--json"], env).output)
         links = one(driver, "MATCH (:__Entity__)-[l:IS_CONCEPT]->(c:Concept) WHERE c.id IS NOT NULL RETURN count(l) AS n")
         assert status["concept_links"] == links["n"]

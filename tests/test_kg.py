@@ -54,6 +54,9 @@ def test_names_and_types_normalise():
     # would pass for an ontology concept, and the analysis would read it).
     assert {type_label(label) for label in RESERVED_LABELS} == {f"{label}Entity" for label in RESERVED_LABELS}
     assert type_label("concept") == "ConceptEntity" and type_label("concept class") == "ConceptClassEntity"
+    # Nor does a relation take another part's relationship type ("mentioned in" is the analysis' edge).
+    assert relation_type("mentioned in") == "MENTIONED_IN_RELATION" and relation_type("Parent") == "PARENT_RELATION"
+    assert relation_type("concerns") == "CONCERNS_RELATION" and relation_type("concerning") == "CONCERNING"
     parsed = parse_triplets('{"entities": [{"name": "A", "type": "T"}, {"name": "B"}], '
                             '"relations": [{"source": "a", "target": "B", "type": "uses"}]}')
     assert [e["type"] for e in parsed["entities"]] == ["T", "Thing"] and parsed["relations"][0]["source"] == "a"

@@ -261,3 +261,35 @@ def test_v010_gives_entities_typed_as_another_parts_label_their_own_and_keeps_on
     assert scalar(driver, "MATCH (t:Chunk {id: 'd:1'}) RETURN t.kg_version IS NULL", neo4j_db.database)
     assert scalar(driver, "MATCH (s:SelectionState) RETURN count(s)", neo4j_db.database) == 1
     assert scalar(driver, "MATCH (s:SelectionState) RETURN s.state", neo4j_db.database) != "finished"  # prompts wait
+
+
+def test_v017_gives_relations_typed_as_another_parts_edges_their_own(driver, neo4j_db, tmp_path):
+    # A graph migrated up to V016, where a model's relations "concerns" and "parent" between two
+    # entities were written as the analysis' CONCERNS and the community hierarchy's PARENT, and a
+    # "mentioned in" beside a relation already of its new type.
+    older = tmp_path / "older"
+    older.mkdir()
+    for path in sorted(migrations_dir().glob("V0*.cypher")):
+        if path.name < "V017":
+            (older / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    run(driver, older, neo4j_db.database)
+    driver.execute_query("""
+        CREATE (t:Chunk {id: 'd:1', kg_version: 'v'}), (u:Chunk {id: 'd:2', kg_version: 'v'})
+        CREATE (o:Object {id: 'o'})-[:CONCERNS {summary: 'the analysis'}]->(c:Concept {id: 'c:x'})
+        CREATE (a:__Entity__ {key: 'a|Thing'}), (b:__Entity__ {key: 'b|Thing'})
+        CREATE (a)-[:CONCERNS {chunks: ['d:1'], weight: 1, description: 'A concerns B.'}]->(b)
+        CREATE (b)-[:PARENT {chunks: ['d:1'], weight: 1}]->(a)
+        CREATE (a)-[:MENTIONED_IN {chunks: ['d:2'], weight: 1}]->(b)
+        CREATE (a)-[:MENTIONED_IN_RELATION {chunks: ['d:1'], weight: 1}]->(b)""", database_=neo4j_db.database)
+    assert "V017__relation_types_apart.cypher" in run(driver, migrations_dir(), neo4j_db.database)
+    records, _, _ = driver.execute_query("""MATCH (x:__Entity__)-[r]->(y:__Entity__)
+        RETURN x.key AS x, type(r) AS type, y.key AS y, r.chunks AS chunks, r.description AS d ORDER BY type""",
+                                         database_=neo4j_db.database)
+    assert [(r["x"], r["type"], r["y"], r["chunks"], r["d"]) for r in records] == [
+        ("a|Thing", "CONCERNS_RELATION", "b|Thing", ["d:1"], "A concerns B."),  # moved with its properties
+        ("a|Thing", "MENTIONED_IN_RELATION", "b|Thing", ["d:1"], None),  # the clash went...
+        ("b|Thing", "PARENT_RELATION", "a|Thing", ["d:1"], None)]
+    assert scalar(driver, "MATCH (t:Chunk {id: 'd:2'}) RETURN t.kg_version IS NULL", neo4j_db.database)  # ...redone
+    assert scalar(driver, "MATCH (t:Chunk {id: 'd:1'}) RETURN t.kg_version", neo4j_db.database) == "v"
+    assert scalar(driver, "MATCH (:Object)-[r:CONCERNS]->(:Concept) RETURN r.summary", neo4j_db.database) == \
+        "the analysis"  # the other parts' edges stay as they are

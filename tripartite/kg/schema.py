@@ -72,10 +72,22 @@ def type_label(kind: str) -> str:
     return f"{label}Entity" if label in RESERVED_LABELS else label
 
 
+# Relationship types of the other parts of the graph: a relation between two entities never takes
+# one, or a model's "mentioned in" or "concerns" would be counted as the pre-analysis' edges and a
+# "parent" walked as the community hierarchy (migration V017 repairs graphs made before).
+RESERVED_RELATION_TYPES = frozenset({
+    "FROM_DOCUMENT", "NEXT_CHUNK", "HAS_SECTION", "HAS_SUBSECTION", "NEXT_SECTION", "HAS_CHUNK",
+    "IN_ONTOLOGY", "IN_CLASS", "BROADER", "MENTIONED_IN", "CONCERNS",
+    "FROM_CHUNK", "IS_CONCEPT", "IN_COMMUNITY", "PARENT", "HAS_SENTENCE",
+})
+
+
 def relation_type(kind: str) -> str:
-    """A relation type as a relationship type: UPPER_SNAKE_CASE ('works with' -> WORKS_WITH)."""
+    """A relation type as a relationship type: UPPER_SNAKE_CASE ('works with' -> WORKS_WITH); a
+    type of another part of the graph gets "_RELATION" appended (CONCERNS -> CONCERNS_RELATION)."""
     words = [w for w in _NOT_TYPE.split(unicodedata.normalize("NFC", kind or "")) if w]
-    return "_".join(w.upper() for w in words)[:40] or "RELATED_TO"
+    name = "_".join(w.upper() for w in words)[:40] or "RELATED_TO"
+    return f"{name}_RELATION" if name in RESERVED_RELATION_TYPES else name
 
 
 def entity_key(name: str, kind: str) -> str:
