@@ -416,6 +416,8 @@ def test_analyze_beside_a_triplet_graph_whose_types_name_the_other_parts(env, dr
         related = rows(driver, "MATCH (:__Entity__)-[r]->(:__Entity__) RETURN DISTINCT type(r) AS type")
         types = {r["type"] for r in related}
         assert not types & RESERVED_RELATION_TYPES and "CONCERNS_RELATION" in types and "PARENT_RELATION" in types
+        # Nothing is analysed yet: select says so, whatever relations the triplet graph holds.
+        assert "note: no object was analysed: `tripartite analyze`" in invoke(["select"], env).output
         status = json.loads(invoke(["kg", "status", "--json"], env).output)
         links = one(driver, "MATCH (:__Entity__)-[l:IS_CONCEPT]->(c:Concept) WHERE c.id IS NOT NULL RETURN count(l) AS n")
         assert status["concept_links"] == links["n"]
