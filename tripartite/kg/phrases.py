@@ -12,8 +12,6 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from tripartite.kg.schema import RESERVED_RELATION_TYPES
-
 STOPWORDS = frozenset("""a an the and or nor for with that this from are was were has have had not but you your our their
 its into onto than then them they there these those what when where which while who whom why how all any each few
 more most other some such only own same can will just should could would may might must also very about above after
@@ -265,8 +263,7 @@ def relation_type(verb: str) -> str:
     if CJK.search(verb):
         return verb
     lemmas = _lexicon().getAllLemmas(verb.lower()).get("VERB") or _lexicon().getAllLemmas(verb.lower()).get("AUX")
-    name = (lemmas[0] if lemmas else verb).upper().replace("-", "_")
-    return f"{name}_RELATION" if name in RESERVED_RELATION_TYPES else name  # "to parent" is not the hierarchy's PARENT
+    return (lemmas[0] if lemmas else verb).upper().replace("-", "_")
 
 
 def content_words(question: str) -> list[str]:
