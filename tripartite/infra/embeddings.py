@@ -18,14 +18,14 @@ from tripartite.infra import model_assets
 # 0.3 s, and onnxruntime lets threads run one session at once. Every command builds an
 # embedder, and the MCP server, eval and tune build several.
 _sessions: dict[tuple[str, int | None], object] = {}
-_sessions_lock = threading.Lock()
+_registry_lock = threading.Lock()  # guards _sessions and _recent, the process's shared registries
 
 
 def _onnx_session(model: Path, threads: int | None):
     import onnxruntime
 
     key = (str(model), threads)
-    with _sessions_lock:
+    with _registry_lock:
         if key not in _sessions:
             options = onnxruntime.SessionOptions()
             if threads:
@@ -70,7 +70,7 @@ _recent: dict[str, _RecentVectors] = {}  # model file -> its recent vectors
 
 def forget_recent_vectors() -> None:
     """Drop the vectors kept in this process (a benchmark timing what a one-shot command pays)."""
-    with _sessions_lock:
+    with _registry_lock:
         for recent in _recent.values():
             recent.clear()
 
@@ -92,7 +92,7 @@ class MiniLMEmbedder:
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(max_length=self.max_tokens)
         self.session = _onnx_session(model, threads)
-        with _sessions_lock:
+        with _registry_lock:
             self._recent = _recent.setdefault(str(model), _RecentVectors())
         self.batch_size = batch_size
 
