@@ -310,3 +310,16 @@ def migrated_env(neo4j_db, tmp_path):
     result = CliRunner().invoke(cli, ["migrate"], env=env)
     assert result.exit_code == 0, result.output
     return env
+
+
+def migrations_before(version: str, tmp_path: Path) -> Path:
+    """A folder of the project's versioned migrations older than `version`: a graph made by an
+    earlier release, for a migration's repair to be tested on."""
+    from tripartite.infra.paths import migrations_dir
+
+    older = tmp_path / "older"
+    older.mkdir()
+    for path in sorted(migrations_dir().glob("V*.cypher")):
+        if path.name < version:
+            (older / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    return older

@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import migrations_before
 from tripartite.infra import migrations
 from tripartite.infra.errors import MigrationError
 from tripartite.infra.graph import Graph
@@ -234,11 +235,7 @@ def test_v010_gives_entities_typed_as_another_parts_label_their_own_and_keeps_on
     # A graph migrated up to V009, where the offline extractor typed ontology terms "Concept" and
     # two selects at once made two selection states; migrating on repairs both (and V016 an entity
     # typed as the selection store's bins, which V010 did not know).
-    older = tmp_path / "older"
-    older.mkdir()
-    for path in sorted(migrations_dir().glob("V00*.cypher")):
-        (older / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
-    run(driver, older, neo4j_db.database)
+    run(driver, migrations_before("V010", tmp_path), neo4j_db.database)
     driver.execute_query("""
         CREATE (:Concept {id: 'c:af', name: 'Atrial fibrillation'})
         CREATE (t:Chunk {id: 'd:1', text: 'Atrial fibrillation and Document X.', kg_version: 'v'})
@@ -267,12 +264,7 @@ def test_v017_gives_relations_typed_as_another_parts_edges_their_own(driver, neo
     # A graph migrated up to V016, where a model's relations "concerns" and "parent" between two
     # entities were written as the analysis' CONCERNS and the community hierarchy's PARENT, and a
     # "mentioned in" beside a relation already of its new type.
-    older = tmp_path / "older"
-    older.mkdir()
-    for path in sorted(migrations_dir().glob("V0*.cypher")):
-        if path.name < "V017":
-            (older / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
-    run(driver, older, neo4j_db.database)
+    run(driver, migrations_before("V017", tmp_path), neo4j_db.database)
     driver.execute_query("""
         CREATE (t:Chunk {id: 'd:1', kg_version: 'v'}), (u:Chunk {id: 'd:2', kg_version: 'v'})
         CREATE (o:Object {id: 'o'})-[:CONCERNS {summary: 'the analysis'}]->(c:Concept {id: 'c:x'})

@@ -21,7 +21,6 @@ from conftest import cli_env, empty, wipe
 from tripartite.cli import cli
 from tripartite.infra import migrations
 from tripartite.infra.graph import Graph
-from tripartite.infra.paths import migrations_dir
 from tripartite.selection import candidates, prompt_material, select, tripartite_prompt
 from tripartite.infra.server.plugin import source_hash
 from tripartite.selection.engine import Engine, for_prompts, plugin_version
@@ -695,14 +694,10 @@ def test_the_first_store_is_converted_by_migrate_even_after_a_kill(neo4j_target,
     import subprocess
     import sys
 
-    from conftest import kill_when
+    from conftest import kill_when, migrations_before
 
     wipe(neo4j_target)
-    older = tmp_path / "older"
-    older.mkdir()
-    for path in sorted(migrations_dir().glob("V0*.cypher")):
-        if int(path.name[1:4]) <= 11:
-            (older / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    older = migrations_before("V012", tmp_path)
     concerns = {("o0", "c0"): [1, 0, 0], ("o1", "c0"): [0, 1, 1], ("o1", "c1"): [1, 1, 0]}
     mentions = {("c0", "t0"): [1, 1, 0], ("c0", "t1"): [0, 0, 1], ("c1", "t1"): [1, 0, 1], ("c1", "t2"): [0, 1, 0]}
     with neo4j_target.driver() as driver:
