@@ -105,7 +105,7 @@ def server_remove(app: App, yes: bool) -> dict:
     """Stop the local server and delete its home: its databases, logs and settings (the jar
     cache stays, so a later start is quick)."""
     local = local_server(app)
-    if not local.home.exists():
+    if not local.exists():
         return {"home": str(local.home), "removed": False}
     if not yes:
         if not sys.stdin.isatty():  # a script cannot answer: deleting databases unasked is no default

@@ -26,3 +26,8 @@ class ServerError(TripartiteError):
     def __init__(self, message: str, log_tail: str = ""):
         super().__init__(message)
         self.log_tail = log_tail
+
+
+class StorageError(TripartiteError):
+    """A folder or file the package keeps its state in (server home, cache, LLM answer cache)
+    cannot be made, read or written."""

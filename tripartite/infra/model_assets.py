@@ -19,6 +19,7 @@ import zipfile
 from pathlib import Path
 
 from tripartite.infra.errors import TripartiteError
+from tripartite.infra.folders import CACHE, CACHE_FIX, writable_folder
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 ONNX_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
@@ -68,6 +69,7 @@ def tokenizer_path(cache_dir: Path, fetch: bool = True) -> Path:
         return cached
     if not fetch:
         raise ModelAssetError(f"tokenizer for {MODEL_NAME} not cached yet; run `tripartite models fetch`")
+    writable_folder(cache_dir, CACHE, CACHE_FIX)  # before the download, which would be lost
     return fetch_tokenizer(cached)
 
 

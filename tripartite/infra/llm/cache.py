@@ -1,7 +1,8 @@
 """A persistent answer cache in SQLite, keyed by provider, model, prompt and schema.
 
 Each answer is committed the moment it arrives, so a run killed halfway loses no paid call:
-the next run finds it here.
+the next run finds it here. A cache that cannot be opened stops the command before its first
+call, in one line naming the file and the setting that moves it.
 """
 from __future__ import annotations
 
@@ -11,6 +12,12 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from tripartite.infra.errors import StorageError
+from tripartite.infra.folders import writable_folder
+
+LLM_CACHE = "the LLM answer cache"
+LLM_CACHE_FIX = "set TRIPARTITE_LLM_CACHE (or [paths] llm_cache) to a file in a writable folder"
+
 
 def cache_key(provider: str, model: str, prompt: str, schema: str) -> str:
     return hashlib.sha256("\x1f".join((provider, model, schema, prompt)).encode("utf-8")).hexdigest()
@@ -18,13 +25,17 @@ def cache_key(provider: str, model: str, prompt: str, schema: str) -> str:
 
 class AnswerCache:
     def __init__(self, path: Path):
-        path.parent.mkdir(parents=True, exist_ok=True)
+        writable_folder(path.parent, LLM_CACHE, LLM_CACHE_FIX, named=path)  # WAL keeps two files beside it
         self.path = path
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, answer TEXT NOT NULL, "
-                         "usage TEXT NOT NULL, created REAL DEFAULT (unixepoch('subsec')))")
+        try:
+            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, answer TEXT NOT NULL, "
+                             "usage TEXT NOT NULL, created REAL DEFAULT (unixepoch('subsec')))")
+        except sqlite3.Error as exc:  # another kind of file there, or one that may not be written
+            raise StorageError(f"cannot use {LLM_CACHE} {path}: it cannot be opened as an SQLite database ({exc}); "
+                               f"{LLM_CACHE_FIX}") from None
 
     def get(self, key: str) -> tuple[dict, dict] | None:
         with self._lock:

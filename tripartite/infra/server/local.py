@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Callable
 
 from tripartite.infra.config import ServerSettings
-from tripartite.infra.errors import ServerError
+from tripartite.infra.errors import ServerError, StorageError
+from tripartite.infra.folders import HOME, HOME_FIX, not_a_folder, refusal, undeletable, writable_folder
 from tripartite.infra.server.java import find_java
 from tripartite.infra.server.maven import ServerJars, file_lock, resolve_jars
 from tripartite.infra.server.plugin import build as build_plugin
@@ -66,17 +67,32 @@ class LocalServer:
         self.plugins_dir = self.home / "plugins"  # links to the shared jar cache, plus the procedure plugin
 
     # ---- state -------------------------------------------------------------------------
+    def exists(self) -> bool:
+        """Whether the home is there; a file where it or a folder above it must be is refused."""
+        if not_a_folder(self.home) is not None:
+            raise refusal(HOME, self.home, HOME_FIX, self.home, "is not a folder")
+        return self.home.exists()
+
+    def _state(self, path: Path) -> str | None:
+        """A file of run/ (the pid, server.json), None when there is none."""
+        try:
+            return path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except OSError as exc:  # a file where a folder must be, or a home this user may not read
+            raise refusal(HOME, self.home, HOME_FIX, path.parent, "cannot be read", exc) from None
+
     def _recorded(self) -> dict:
         try:
-            return json.loads(self.info_file.read_text(encoding="utf-8"))
-        except (FileNotFoundError, json.JSONDecodeError):
+            return json.loads(self._state(self.info_file) or "{}")
+        except json.JSONDecodeError:
             return {}
 
     def pid(self) -> int | None:
         """The recorded pid if that process is alive and is this home's Neo4j."""
         try:
-            pid = int(self.pid_file.read_text().strip())
-        except (FileNotFoundError, ValueError):
+            pid = int((self._state(self.pid_file) or "").strip())
+        except ValueError:
             return None
         if not _is_our_process(pid, self.home):
             return None
@@ -131,7 +147,8 @@ class LocalServer:
     def start(self) -> ServerStatus:
         """Start the server (or find it running). Two starts at once on one home take turns:
         the second waits for the first, then finds the server running."""
-        self.run_dir.mkdir(parents=True, exist_ok=True)
+        writable_folder(self.home, HOME, HOME_FIX)
+        self.run_dir.mkdir(exist_ok=True)
         with file_lock(self.run_dir / "start.lock",
                        lambda: self.say("another `tripartite server start` is starting this server; waiting for it")):
             return self._start()
@@ -209,12 +226,19 @@ class LocalServer:
         return True
 
     def remove(self) -> None:
-        """Stop the server and delete its home (databases, logs, settings); the jars stay cached."""
-        self.stop()
-        if self.home.exists():
+        """Stop the server and delete its home (databases, logs, settings); the jars stay cached.
+        A home that could be deleted only in part is not touched."""
+        if self.exists():
             if not (self.conf_dir / "neo4j.conf").is_file() and any(self.home.iterdir()):
                 raise ServerError(f"{self.home} does not look like a tripartite server home (no conf/neo4j.conf); "
                                   "it was left as it is")
+            kept = undeletable(self.home)
+            if kept is not None:
+                raise StorageError(f"cannot delete {HOME} {self.home}: {'it' if kept == self.home else kept} is not "
+                                   "writable; nothing was deleted: make it writable and run `tripartite server remove` "
+                                   "again")
+        self.stop()
+        if self.home.exists():
             shutil.rmtree(self.home)
 
     def _forget(self, pid: int) -> None:

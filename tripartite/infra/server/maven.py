@@ -21,6 +21,7 @@ from typing import Callable, Iterator
 
 from tripartite.infra.config import ServerSettings
 from tripartite.infra.errors import ServerError
+from tripartite.infra.folders import CACHE, CACHE_FIX, writable_folder
 
 STAMP = "resolved.ok"
 
@@ -105,6 +106,7 @@ def resolve_jars(cache_dir: Path, server: ServerSettings, say=lambda message: No
     found = _found(root)
     if found:
         return found
+    writable_folder(cache_dir, CACHE, CACHE_FIX)
     with file_lock(root.with_name(root.name + ".lock"),
                    lambda: say("another start is fetching the same jars; waiting for it to finish")):
         return _found(root) or _resolve(root, server, say)

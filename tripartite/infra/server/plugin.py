@@ -18,6 +18,8 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
+from tripartite.infra.errors import StorageError
+from tripartite.infra.folders import CACHE, CACHE_FIX, writable_folder
 from tripartite.infra.paths import procedures_dir
 
 JAR_NAME = "tripartite-procedures"
@@ -55,6 +57,11 @@ def build(cache_dir: Path, neo4j_version: str, say: Callable[[str], None] = lamb
     if not mvn:
         say("Maven (mvn) not found, so the procedure plugin was not built; select runs the Cypher scripts "
             "(install Maven and a JDK 17, then start the server again)")
+        return None
+    try:
+        writable_folder(cache_dir, CACHE, CACHE_FIX)
+    except StorageError as exc:  # a read-only cache of jars still starts a server: without the plugin
+        say(f"the procedure plugin was not built: {exc}; select runs the Cypher scripts")
         return None
     with file_lock(target.with_suffix(".lock")):
         if target.is_file():
