@@ -1,5 +1,6 @@
 """Settings from defaults, tripartite.toml and the environment; secrets stay out of files and output."""
 import json
+import os
 
 import pytest
 from click.testing import CliRunner
@@ -59,12 +60,18 @@ def test_local_server_port_moves_the_default_uri(tmp_path):
     ('[embeddings]\nlatin_only = "yes"\n', r'\[embeddings\] latin_only = "yes" must be true or false'),
     ('[llm]\ntimeout = "fast"\n', r'\[llm\] timeout = "fast" must be a number'),
     ('[llm]\nbackoff = -1\n', r"\[llm\] backoff = -1 is out of range"),
+    ('[llm]\ntimeout = nan\n', r"\[llm\] timeout = NaN is out of range; use seconds above 0"),
+    ('[chunking]\nmax_mb = inf\n', r"\[chunking\] max_mb = Infinity is out of range"),
     ('[neo4j]\nuri = 5\n', r"\[neo4j\] uri = 5 must be text in quotes"),
     ('[selection]\nbeta = true\n', r"\[selection\] beta = true must be a number"),
     ('[selection]\nmax_tokens = 1.5\n', r"\[selection\] max_tokens = 1.5 must be a whole number"),
     ('[chunking]\nmax_tokens = -1\n', r"\[chunking\] max_tokens = -1 is out of range; use 16 or more"),
     ('[server]\nheap = 2\n', r"\[server\] heap = 2 must be text in quotes"),
     ('[paths]\ncache_dir = false\n', r"\[paths\] cache_dir = false must be text in quotes"),
+    ('[neo4j]\nuri = "bolt://neo4j:hunter2@localhost:7687"\n', r"\[neo4j\] uri holds credentials before '@'"),
+    ('[llm]\nbase_url = "https://sk-123@api.example.com/v1"\n', r"\[llm\] base_url holds credentials before '@'"),
+    ('[llm]\nbase_url = "https://api.example.com/v1?api_key=sk-123"\n', r"\[llm\] base_url holds a key in its query \(api_key\);"),
+    ('[llm]\nbase_url = "https://x.example.com/v1?api-version=1&Token=sk-123#x"\n', r"holds a key in its query \(Token\);"),
 ])
 def test_bad_config_files_are_refused_with_one_line(tmp_path, toml, message):
     (tmp_path / "tripartite.toml").write_text(toml)
@@ -88,6 +95,8 @@ def test_secrets_never_printed(tmp_path):
 @pytest.mark.parametrize("variable, value, message", [
     ("TRIPARTITE_LLM_TIMEOUT", "fast", "TRIPARTITE_LLM_TIMEOUT='fast' is not a number"),
     ("TRIPARTITE_LLM_TIMEOUT", "0", "TRIPARTITE_LLM_TIMEOUT=0.0 is out of range"),
+    ("TRIPARTITE_LLM_BACKOFF", "inf", "TRIPARTITE_LLM_BACKOFF=inf is out of range"),
+    ("TRIPARTITE_PROGRESS_SECONDS", "nan", "TRIPARTITE_PROGRESS_SECONDS=nan is out of range"),
     ("TRIPARTITE_LLM_CONCURRENCY", "two", "TRIPARTITE_LLM_CONCURRENCY='two' is not a whole number"),
     ("TRIPARTITE_SELECT_CONCURRENCY", "-1", "TRIPARTITE_SELECT_CONCURRENCY=-1 must be a positive integer"),
     ("TRIPARTITE_SELECT_ENGINE", "fast", "TRIPARTITE_SELECT_ENGINE=fast is unknown"),
@@ -97,3 +106,43 @@ def test_bad_environment_values_are_named_in_one_line(tmp_path, variable, value,
     with pytest.raises(ConfigError) as info:
         load_settings(env={variable: value}, cwd=tmp_path)
     assert str(info.value).startswith(message) and "\n" not in str(info.value) and "None" not in str(info.value)
+
+
+def test_a_url_in_the_config_file_carrying_a_secret_is_refused_without_printing_it(tmp_path):
+    config = tmp_path / "tripartite.toml"
+    config.write_text('[neo4j]\nuri = "bolt://neo4j:hunter2@db.example.com:7687"\n')
+    result = CliRunner().invoke(cli, ["--config", str(config), "config"], env={"TRIPARTITE_CONFIG": ""})
+    assert result.exit_code == 1
+    assert result.output == (f"error: {config}: [neo4j] uri holds credentials before '@'; write the URL without "
+                             "them and set the user and password in the environment (NEO4J_USER, NEO4J_PASSWORD)\n")
+    config.write_text('[llm]\nbase_url = "https://proxy.example.com/v1?api_key=sk-123"\nmodel = "m"\n')
+    result = CliRunner().invoke(cli, ["--config", str(config), "config"], env={"TRIPARTITE_CONFIG": ""})
+    assert result.exit_code == 1
+    assert result.output == (f"error: {config}: [llm] base_url holds a key in its query (api_key); write the URL without it "
+                             "and set the key in the environment (OPENAI_API_KEY)\n")
+
+
+def test_a_url_without_secrets_in_the_config_file_is_read(tmp_path):
+    (tmp_path / "tripartite.toml").write_text('[neo4j]\nuri = "neo4j+s://db.example.com:7687"\n[llm]\n'
+                                              'base_url = "https://x.openai.azure.com/openai?api-version=2024-06-01"\n')
+    settings = load_settings(env={}, cwd=tmp_path)
+    assert settings.neo4j_uri == "neo4j+s://db.example.com:7687"
+    assert settings.llm.base_url.endswith("?api-version=2024-06-01")
+
+
+def test_a_config_file_that_is_not_utf8_is_one_line(tmp_path):
+    config = tmp_path / "tripartite.toml"
+    config.write_bytes('[neo4j]\ndatabase = "caf\xe9"\n'.encode("latin-1"))
+    result = CliRunner().invoke(cli, ["--config", str(config), "config"], env={"TRIPARTITE_CONFIG": ""})
+    assert result.exit_code == 1
+    assert result.output == (f"error: {config}: not UTF-8 (invalid byte 0xe9 at offset 23); TOML files are UTF-8: "
+                             "convert it, e.g. iconv -f latin1 -t utf-8\n")
+
+
+def test_a_config_file_that_is_a_named_pipe_is_one_line_and_never_read(tmp_path):
+    config = tmp_path / "tripartite.toml"
+    os.mkfifo(config)  # reading it would wait for a writer forever
+    result = CliRunner().invoke(cli, ["--config", str(config), "config"], env={"TRIPARTITE_CONFIG": ""})
+    assert result.exit_code == 1
+    assert result.output == (f"error: {config}: not a regular file (a named pipe); point --config or "
+                             "TRIPARTITE_CONFIG at a tripartite.toml\n")

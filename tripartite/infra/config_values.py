@@ -1,13 +1,17 @@
 """Reading tripartite.toml and checking each value it or the environment gives: the type a
-setting's field asks for, its range, secrets kept out of files. Every refusal is one line
-naming the file's key or the variable (tripartite/infra/config.py resolves the settings)."""
+setting's field asks for, its range, secrets kept out of files (a password or key under its own
+name, or written into a URL). Every refusal is one line naming the file's key or the variable
+(tripartite/infra/config.py resolves the settings)."""
 from __future__ import annotations
 
 import json
+import math
+import re
 import sys
 from dataclasses import fields
 from pathlib import Path
 from typing import Any, Mapping
+from urllib.parse import parse_qsl
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -15,19 +19,45 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 from tripartite.infra.errors import ConfigError
+from tripartite.infra.folders import not_regular
 
 SECRET_KEYS = {"password", "api_key", "apikey", "key", "token", "secret"}
+# A URL's query parameter that carries a secret: api_key, subscription-key, access_token, sig (a
+# signed URL's), not api-version.
+_SECRET_PARAMETER = re.compile(r"(?i)(key|token|secret|password|passwd|sig|signature)$")
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
+# Where the secret of a URL in each section goes instead.
+_SECRET_HOMES = {"neo4j": "the user and password in the environment (NEO4J_USER, NEO4J_PASSWORD)",
+                 "llm": "the key in the environment (OPENAI_API_KEY)"}
+
 
 def read_toml(path: Path) -> dict[str, Any]:
     try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: config file not found; fix the path or unset TRIPARTITE_CONFIG") from None
+        data = tomllib.loads(_config_text(path))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc}); fix the file") from None
     _refuse_secrets(path, data)
     return data
+
+
+def _config_text(path: Path) -> str:
+    """The file's text; a path that is no regular file (a FIFO would block the read) or a text
+    that is not UTF-8, as TOML must be, is one line."""
+    kind = not_regular(path)
+    if kind:
+        raise ConfigError(f"{path}: not a regular file ({kind}); point --config or TRIPARTITE_CONFIG at a "
+                          "tripartite.toml")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: config file not found; fix the path or unset TRIPARTITE_CONFIG") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 (invalid byte 0x{data[exc.start]:02x} at offset {exc.start}); TOML "
+                          "files are UTF-8: convert it, e.g. iconv -f latin1 -t utf-8") from None
 
 
 def _refuse_secrets(path: Path, data: Mapping[str, Any], prefix: str = "") -> None:
@@ -39,6 +69,27 @@ def _refuse_secrets(path: Path, data: Mapping[str, Any], prefix: str = "") -> No
                 f"{path}: '{prefix}{key}' is a secret; remove it from the file and set it in the "
                 "environment (NEO4J_PASSWORD, OPENAI_API_KEY)"
             )
+        elif isinstance(value, str) and (secret := url_secret(value)):
+            section = prefix.rstrip(".")
+            home = _SECRET_HOMES.get(section, "it in the environment (NEO4J_PASSWORD, OPENAI_API_KEY)")
+            raise ConfigError(f"{where_written(path, section, key)} holds {secret}; write the URL without "
+                              f"{'them' if secret.startswith('credentials') else 'it'} and set {home}")
+
+
+def url_secret(value: str) -> str | None:
+    """What of a URL is a secret, said without it: "credentials before '@'" (bolt://neo4j:pw@host,
+    https://key@host) or "a key in its query (api_key)" for a parameter named like one; None for a
+    URL without any, or text that is no URL."""
+    if not _URL.match(value):
+        return None
+    rest = value.split("://", 1)[1]
+    if "@" in re.split(r"[/?#]", rest, maxsplit=1)[0]:
+        return "credentials before '@'"
+    query = rest.partition("?")[2].partition("#")[0]
+    for name, _ in parse_qsl(query, keep_blank_values=True):
+        if _SECRET_PARAMETER.search(name.replace("-", "_")):
+            return f"a key in its query ({name})"
+    return None
 
 
 def read_section(path: Path | None, data: Mapping[str, Any], name: str, allowed: set[str]) -> dict[str, Any]:
@@ -95,7 +146,7 @@ def field_kinds(cls) -> dict[str, str]:
 
 
 def at_least(label: str, value: float, minimum: float, fix: str) -> None:
-    if value < minimum:
+    if not math.isfinite(value) or value < minimum:  # nan passes every comparison's test
         raise ConfigError(f"{shown_setting(label, value)} is out of range; {fix}")
 
 
