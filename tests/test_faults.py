@@ -329,6 +329,8 @@ def bad_inputs(folder: Path) -> dict[str, tuple[list[str], str]]:
     (folder / "headings.md").write_text("# Only\n\n## Headings\n")
     (folder / "broken.pdf").write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer\n%%EOF")
     (folder / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (folder / "letter.docx").write_bytes(b"PK\x03\x04 a Word file")
+    os.mkfifo(folder / "pipe.md")  # reading it would wait for a writer forever
     (folder / "many-cases.md").write_text("# Cases\n\n" + "The patient reports chest pain. " * 7_000)
     (folder / "case.md").write_text("# Case\n\nThe patient reports chest pain.\n")
     (folder / "cycle.yaml").write_text("name: loop\nclasses:\n  - id: k\n    concepts:\n"
@@ -340,6 +342,14 @@ def bad_inputs(folder: Path) -> dict[str, tuple[list[str], str]]:
         "broken pdf": (["ingest", str(folder / "broken.pdf")], "broken or unreadable PDF"),
         "object image": (["objects", "add", str(folder / "image.png"), "--kind", "anamnesis"],
                          "objects are read from Markdown or text files"),
+        "document docx": (["ingest", str(folder / "letter.docx"), str(folder / "case.md")],
+                          f"error: {folder / 'letter.docx'}: documents are read from Markdown, text or PDF files "
+                          "(.markdown, .md, .mdown, .mkd, .pdf, .text, .txt); convert it"),
+        "document image": (["ingest", str(folder / "image.png")], f"error: {folder / 'image.png'}: documents are read"),
+        "document fifo": (["ingest", str(folder / "pipe.md")],
+                          f"error: {folder / 'pipe.md'}: not a regular file (a named pipe); name a file or a folder"),
+        "object fifo": (["objects", "add", str(folder / "pipe.md"), "--kind", "anamnesis"],
+                        f"error: {folder / 'pipe.md'}: not a regular file (a named pipe); name a file or a folder"),
         "broader cycle": (["ontology", "load", str(folder / "cycle.yaml")], "go round in a circle (a -> b -> a)"),
         "huge object": (["objects", "add", str(folder / "many-cases.md"), "--kind", "anamnesis"],
                         "42,003 tokens is more than one object may hold (32,000"),
@@ -350,7 +360,8 @@ def bad_inputs(folder: Path) -> dict[str, tuple[list[str], str]]:
     }
 
 
-@pytest.mark.parametrize("case", ["binary", "encoding", "missing", "broken pdf", "object image", "broader cycle",
+@pytest.mark.parametrize("case", ["binary", "encoding", "missing", "broken pdf", "object image", "document docx",
+                                  "document image", "document fifo", "object fifo", "broader cycle",
                                   "huge object", "no such object", "blank kind", "kind with a slash"])
 def test_bad_input_is_one_line_and_writes_nothing(env, driver, tmp_path, case):
     args, says = bad_inputs(tmp_path / "bad")[case]

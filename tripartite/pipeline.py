@@ -22,7 +22,8 @@ from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.lexical.embed import embed_chunks
 from tripartite.lexical.ingest import ingest_paths
-from tripartite.lexical.readers import discover
+from tripartite.lexical.readers import SUPPORTED as DOCUMENT_FILES
+from tripartite.lexical.readers import discover, refuse_named
 from tripartite.lexical.token_counters import make_token_counter
 from tripartite.objects.reader import SUPPORTED as OBJECT_FILES
 from tripartite.objects.reader import ObjectRecord, object_kind, read_object
@@ -77,11 +78,13 @@ def prepare(inputs: Inputs) -> Prepared:
     documents = discover(inputs.documents)
     if documents.missing:
         raise InputError(f"{documents.missing[0]}: no such document file or folder; fix the path")
+    refuse_named(documents, inputs.documents, "documents are read from Markdown, text or PDF", DOCUMENT_FILES)
     if not documents.supported:
         raise InputError(f"{', '.join(inputs.documents)}: no Markdown, text or PDF documents found")
     found = discover(inputs.objects, kinds=OBJECT_FILES)
     if found.missing:
         raise InputError(f"{found.missing[0]}: no such object file or folder; fix the path")
+    refuse_named(found, inputs.objects, "objects are read from Markdown or text", OBJECT_FILES)
     default_kind = plugin.object_kinds[0] if plugin and plugin.object_kinds else "object"
     kind = object_kind(inputs.kind) if inputs.kind is not None else default_kind
     objects = tuple(read_object(path, kind) for path in found.supported)

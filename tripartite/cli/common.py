@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import sys
 import time
 from typing import TYPE_CHECKING, Any, Callable, Iterable
@@ -107,8 +108,30 @@ def rows_or_hint(empty: str, line: Callable[[dict], str]) -> Callable[[list[dict
     return render
 
 
+class _Finite:
+    """Refuses nan and inf: float() reads both, and no range check catches nan (every comparison
+    with it is false), so `--alpha nan` would run on as if nothing were asked."""
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{number} is not a finite number", param, ctx)
+        return number
+
+
+class FiniteFloat(_Finite, click.types.FloatParamType):
+    """The type of every float option."""
+
+
+class FiniteFloatRange(_Finite, click.FloatRange):
+    """The type of every float option with bounds."""
+
+
+FINITE = FiniteFloat()
+
+
 def probability(name: str):
-    """An option callback: a number from 0 to 1 (None passes)."""
+    """An option callback: a number from 0 to 1 (None passes; nan fails the test too)."""
     def check(ctx, param, value):
         if value is not None and not 0.0 <= value <= 1.0:
             raise click.BadParameter(f"{value} is not a probability; use 0 to 1", param_hint=name)
@@ -118,7 +141,7 @@ def probability(name: str):
 
 def number_list(kind: type, name: str, allow_none: bool = False, low: float | None = None,
                 high: float | None = None):
-    """An option callback: comma-separated numbers, each within [low, high]."""
+    """An option callback: comma-separated finite numbers, each within [low, high]."""
     def parse(ctx, param, value: str):
         if allow_none and value.strip().lower() == "none":
             return ()
@@ -129,11 +152,19 @@ def number_list(kind: type, name: str, allow_none: bool = False, low: float | No
         if not values:
             raise click.BadParameter("give at least one value", param_hint=name)
         for v in values:
-            if (low is not None and v < low) or (high is not None and v > high):
-                bounds = f"{low:g} to {high:g}" if high is not None else f"at least {low:g}"
-                raise click.BadParameter(f"{v:g} is out of range; use {bounds}", param_hint=name)
+            if not math.isfinite(v) or (low is not None and v < low) or (high is not None and v > high):
+                problem = "is out of range" if math.isfinite(v) else "is not a finite number"
+                raise click.BadParameter(f"{v:g} {problem}; use {_bounds(low, high)}", param_hint=name)
         return tuple(dict.fromkeys(values))  # a value given twice is measured once
     return parse
+
+
+def _bounds(low: float | None, high: float | None) -> str:
+    if low is not None and high is not None:
+        return f"{low:g} to {high:g}"
+    if low is not None:
+        return f"at least {low:g}"
+    return f"at most {high:g}" if high is not None else "a finite number"
 
 
 PROGRESS_SECONDS = 30.0  # without a terminal, a progress line this often

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from tripartite.cli.common import App, concurrency_option, emit_json, number_list, output, pass_app, probability, say
+from tripartite.cli.common import (FINITE, App, concurrency_option, emit_json, number_list, output, pass_app,
+                                   probability, say)
 from tripartite.cli.defaults import SEARCH_LABELS
 from tripartite.cli.server import ensure_server
 from tripartite.infra.config import SelectionSettings
@@ -69,9 +70,9 @@ def mode_list(ctx, param, value: str) -> tuple[str, ...]:
 @click.option("--budgets", "question_budgets", default="500,1000,2000", show_default=True,
               callback=number_list(int, "--budgets", low=200), help="With --questions: the token budgets to ask for.")
 @click.option("--kind", help="The objects' kind (default: the plugin's, else 'object').")
-@click.option("--alpha", type=float, default=None, callback=probability("--alpha"),
+@click.option("--alpha", type=FINITE, default=None, callback=probability("--alpha"),
               help=f"Alpha of the selection (default {SelectionSettings.alpha}, or [selection] alpha).")
-@click.option("--beta", type=float, default=None, callback=probability("--beta"),
+@click.option("--beta", type=FINITE, default=None, callback=probability("--beta"),
               help=f"Beta of the selection (default {SelectionSettings.beta}, or [selection] beta).")
 @click.option("--max-tokens", "budgets", default="", callback=budget_list("--max-tokens"),
               help="Also measure Tripartite prompts within these token budgets, e.g. 800,1200.")
@@ -231,7 +232,7 @@ def _forget_tuned(app: App) -> dict:
 @click.option("--tokens-per-concept", "per_concept", default="90,100,110,120,130,150", show_default=True,
               callback=budget_list("--tokens-per-concept"), help="Per-concept budgets to try.")
 @click.option("--selection", "mode", type=click.Choice(["floor", "paper"]), default="floor", show_default=True)
-@click.option("--coverage", "coverage_floor", type=float, default=0.9, show_default=True, callback=probability("--coverage"),
+@click.option("--coverage", "coverage_floor", type=FINITE, default=0.9, show_default=True, callback=probability("--coverage"),
               help="The coverage to keep: of what RAG top-40 reaches (lexicon judge), median over the objects.")
 @click.option("--question", default=None, help="The question in every prompt (default: the plugin's).")
 @click.option("--store", is_flag=True, help="Keep the best setting in the graph; select and prompt use it from then on.")

@@ -8,7 +8,8 @@ import click
 
 from tripartite.cli import defaults
 from tripartite.cli.batches import submitted_lines
-from tripartite.cli.common import App, accounting_lines, concurrency_option, output, pass_app, progress, say
+from tripartite.cli.common import (App, FiniteFloatRange, accounting_lines, concurrency_option, output, pass_app,
+                                   progress, say)
 
 REDO_STAGES = {"extract": ("extraction",), "communities": ("report", "summary")}
 
@@ -101,7 +102,7 @@ def _check_redo(redo: bool, only_provider: str | None) -> None:
 @click.option("--dry-run", is_flag=True, help="Print the calls and exact prompt tokens it would spend; change nothing.")
 @click.option("--context-k", type=click.IntRange(min=0), default=5, show_default=True,
               help="How many of the most similar other chunks give context names (DB-GPT: 5).")
-@click.option("--min-similarity", type=click.FloatRange(-1, 1), default=0.3, show_default=True,
+@click.option("--min-similarity", type=FiniteFloatRange(-1, 1), default=0.3, show_default=True,
               help="The least cosine similarity of a context chunk (DB-GPT: 0.3).")
 @_redo_options
 @concurrency_option

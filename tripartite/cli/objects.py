@@ -2,8 +2,6 @@
 inside the commands, so --help stays fast."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from tripartite.cli.common import App, output, pass_app, rows_or_hint, say
@@ -44,7 +42,7 @@ def _added_lines(report: dict) -> list[str]:
 @pass_app
 def objects_add(app: App, paths: tuple[str, ...], kind: str, replace: bool, max_tokens: int | None) -> dict:
     """Add objects from Markdown or text files (or folders of them); one file is one object."""
-    from tripartite.lexical.readers import discover
+    from tripartite.lexical.readers import discover, refuse_named
     from tripartite.objects.reader import SUPPORTED as OBJECT_FILES
     from tripartite.objects.reader import MAX_TOKENS, object_kind, read_object
     from tripartite.objects.store import add_objects
@@ -53,11 +51,7 @@ def objects_add(app: App, paths: tuple[str, ...], kind: str, replace: bool, max_
     found = discover(paths, kinds=OBJECT_FILES)
     if found.missing:
         raise TripartiteError(f"{found.missing[0]}: no such file or folder")
-    named = {Path(p).expanduser().resolve() for p in paths}
-    refused = [path for path in found.unsupported if path in named]
-    if refused:  # a file named on the command line is meant to be added: say so, write nothing
-        raise TripartiteError(f"{refused[0]}: objects are read from Markdown or text files "
-                              f"({', '.join(sorted(OBJECT_FILES))}); convert it")
+    refuse_named(found, paths, "objects are read from Markdown or text", OBJECT_FILES)
     if not found.supported:
         raise TripartiteError(f"{', '.join(paths)}: no Markdown or text files found")
     records = [read_object(path, kind, max_tokens or MAX_TOKENS)  # all read before anything is written

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from tripartite.cli import defaults
-from tripartite.cli.common import App, concurrency_option, output, pass_app, probability, say
+from tripartite.cli.common import FINITE, App, concurrency_option, output, pass_app, probability, say
 from tripartite.cli.selection import question_option
 from tripartite.infra.errors import TripartiteError
 
@@ -23,7 +23,7 @@ def _rag_text(result: dict) -> list[str]:
 @click.command("rag-prompt")
 @click.argument("object_id")
 @click.option("--top-k", type=click.IntRange(min=1), help="Take the k chunks most similar to the object's text.")
-@click.option("--min-score", type=float, callback=probability("--min-score"),
+@click.option("--min-score", type=FINITE, callback=probability("--min-score"),
               help="Take every chunk whose index score, (1 + cos) / 2, is at least this.")
 @question_option
 @output(_rag_text, formats=True)

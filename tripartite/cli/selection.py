@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from tripartite.cli.common import App, output, pass_app, probability, say
+from tripartite.cli.common import FINITE, App, output, pass_app, probability, say
 from tripartite.cli.defaults import QUESTION_MODES, MODES, RAG_TOP_K, SELECTIONS
 from tripartite.infra.config import SelectionSettings
 from tripartite.infra.errors import TripartiteError
@@ -59,10 +59,10 @@ def why_no_candidates(counts: dict) -> str:
 
 
 @click.command("select")
-@click.option("--alpha", type=float, callback=probability("--alpha"),
+@click.option("--alpha", type=FINITE, callback=probability("--alpha"),
               help=f"Select a candidate when its percentile P_c(w) exceeds this (default {SelectionSettings.alpha}, "
                    "or [selection] alpha).")
-@click.option("--beta", type=float, callback=probability("--beta"),
+@click.option("--beta", type=FINITE, callback=probability("--beta"),
               help="Markov blanket: also select a candidate sharing a chunk with a selected one above this "
                    f"(default {SelectionSettings.beta}, or [selection] beta).")
 @click.option("--object", "object_ids", multiple=True, help="Only (re)score these objects (incremental).")

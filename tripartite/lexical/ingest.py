@@ -16,7 +16,7 @@ from tripartite.infra.locks import run_lock, to_stderr
 from tripartite.lexical.chunker import chunk_document, chunker_signature
 from tripartite.lexical.model import DocumentRecords
 from tripartite.lexical.ids import readable_ids, resolve_ids
-from tripartite.lexical.readers import EmptyDocument, IngestError, discover, read_document
+from tripartite.lexical.readers import SUPPORTED, EmptyDocument, IngestError, discover, read_document, refuse_named
 from tripartite.lexical.store import refresh_descriptions, document_states, documents_by_path, write_documents
 
 CHUNKS_PER_TRANSACTION = 5000
@@ -80,6 +80,7 @@ def _ingest(graph: Graph, paths: list[str], counter, max_tokens: int, max_bytes:
             on_file: Callable[[Path], None], replace: bool) -> IngestReport:
     report = IngestReport()
     found = discover(paths)
+    refuse_named(found, paths, "documents are read from Markdown, text or PDF", SUPPORTED)
     report.missing = [str(p) for p in found.missing]
     report.hidden = [str(p) for p in found.hidden]
     report.skipped = [{"path": str(p), "reason": f"unsupported file type {p.suffix or '(none)'}"}

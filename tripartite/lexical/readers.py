@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from tripartite.infra.folders import not_regular
 from tripartite.lexical.markdown import front_matter_keys, markdown_document
 from tripartite.lexical.model import EmptyDocument, IngestError, ParsedDocument, ParsedSection
 from tripartite.lexical.pdf import pdf_sections
@@ -27,6 +28,20 @@ class Discovered:
     unsupported: list[Path]
     missing: list[Path]
     hidden: list[Path] = field(default_factory=list)  # dot-files and dot-folders found under a folder given
+    special: list[tuple[Path, str]] = field(default_factory=list)  # paths given that are no file or folder, and what
+
+
+def refuse_named(found: Discovered, paths: Iterable[str | Path], read_from: str, kinds: set[str]) -> None:
+    """A path named on the command line is meant to be read: one that is no file or folder (a
+    FIFO, never opened: reading it would wait forever) or a file of a type not read is refused
+    in one line, before anything is written. Such files inside a folder given are skipped."""
+    if found.special:
+        path, kind = found.special[0]
+        raise IngestError(f"{path}: not a regular file ({kind}); name a file or a folder")
+    named = {Path(p).expanduser().resolve() for p in paths}
+    refused = [path for path in found.unsupported if path in named]
+    if refused:
+        raise IngestError(f"{refused[0]}: {read_from} files ({', '.join(sorted(kinds))}); convert it")
 
 
 def hidden_line(hidden: list[Path]) -> str | None:
@@ -44,6 +59,7 @@ def discover(paths: Iterable[str | Path], kinds: set[str] = SUPPORTED) -> Discov
     unsupported: list[Path] = []
     missing: list[Path] = []
     hidden: dict[Path, None] = {}
+    special: list[tuple[Path, str]] = []
     for raw in paths:
         path = Path(raw).expanduser()
         if path.is_dir():
@@ -57,12 +73,15 @@ def discover(paths: Iterable[str | Path], kinds: set[str] = SUPPORTED) -> Discov
                     candidates.append(p)
         elif path.is_file():
             candidates = [path]
+        elif kind := not_regular(path):  # a named pipe: never opened, since reading it waits for a writer
+            special.append((path, kind))
+            continue
         else:
             missing.append(path)
             continue
         for file in candidates:
             (supported if file.suffix.lower() in kinds else unsupported).append(file.resolve())
-    return Discovered(list(dict.fromkeys(supported)), unsupported, missing, list(hidden))
+    return Discovered(list(dict.fromkeys(supported)), unsupported, missing, list(hidden), special)
 
 
 def decode_text(path: Path, data: bytes) -> str:
