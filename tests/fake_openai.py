@@ -7,7 +7,9 @@ quoted text that contain the concept's name (and for the LLM judge's question, t
 concepts whose name the quoted text contains). `script` queues misbehaviour for the next chat
 requests ("429", "500", "400", "401", "malformed", "timeout"), `always` repeats one for every
 request ("html" and "notjson" answer every request, GETs too, with a body that is not the API's;
-`posts_only` leaves GETs alone); every request is recorded for assertions. Batches are answered line by line as chat
+`posts_only` leaves GETs alone); `echo_status` fails every chat request with that status and a
+body that repeats its Authorization header; `huge_extract` answers with extracts that long,
+whatever max_tokens says; every request is recorded for assertions. Batches are answered line by line as chat
 requests are; `batch_outcome` makes them "completed", "partial" (every other request fails)
 or "expired" (the window ran out after half of them), and `batch_polls` is how many status
 reads see "in_progress" first.
@@ -166,6 +168,8 @@ class FakeOpenAI:
         self.always: str | None = None
         self.upload_delay = 0.0  # seconds a batch file's upload takes
         self.posts_only = False  # with `always` "html"/"notjson": GETs (/models) answer as the API does
+        self.echo_status: int | None = None  # chat requests fail with this status, their headers echoed
+        self.huge_extract = 0    # chat answers carry an extract of this many characters, max_tokens ignored
         self.requests: list[dict] = []
         self.lock = threading.RLock()  # a batch finishing under it answers its lines as chat requests
         server = self
@@ -273,6 +277,11 @@ class FakeOpenAI:
                     self._send(404, {"error": {"message": f"no route {self.path}"}})
 
             def _chat(self, body: dict) -> None:
+                if server.echo_status:  # an endpoint whose error body repeats what it was sent
+                    return self._send(server.echo_status, {"error": {
+                        "message": f"rejected; you sent Authorization: {self.headers.get('Authorization')} "
+                                   f"and x-api-key={self.headers.get('Authorization', '').split()[-1]}",
+                        "type": "invalid_request_error"}})
                 self._send(*server.chat_response(body))
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -309,6 +318,10 @@ class FakeOpenAI:
         elif behaviour == "runaway":  # a model that loops until max_tokens stops it
             content = '{"extracts": [{"concept_id": "' + "la " * int(body.get("max_tokens") or 4000)
             finish = "length"
+        elif self.huge_extract:  # an endpoint that ignores max_tokens
+            content = json.dumps({"extracts": [{"concept_id": cid, "extract": "la " * (self.huge_extract // 3)}
+                                               for cid, _ in re.findall(r"^- ([^:\n]+:[^:\s]+): ([^.\n]+)\.", prompt,
+                                                                        flags=re.MULTILINE)]})
         elif behaviour == "names":
             content = answer_by_names(prompt)
         elif behaviour == "reserved":  # entities and relations typed as the graph's other parts

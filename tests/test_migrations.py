@@ -285,3 +285,20 @@ def test_v017_gives_relations_typed_as_another_parts_edges_their_own(driver, neo
     assert scalar(driver, "MATCH (t:Chunk {id: 'd:1'}) RETURN t.kg_version", neo4j_db.database) == "v"
     assert scalar(driver, "MATCH (:Object)-[r:CONCERNS]->(:Concept) RETURN r.summary", neo4j_db.database) == \
         "the analysis"  # the other parts' edges stay as they are
+
+
+def test_v018_removes_stored_error_texts_that_may_hold_a_key(driver, neo4j_db, tmp_path):
+    # Versions before V018 stored what the endpoint answered: one that echoes the Authorization
+    # header left the key on the chunk. Plain short errors stay as they were.
+    run(driver, migrations_before("V018", tmp_path), neo4j_db.database)
+    driver.execute_query("""
+        CREATE (:Chunk {id: 'd:1', analysis_error: 'chunk d:1: ProviderError: HTTP 401: Authorization: Bearer sk-abcdefgh12345'})
+        CREATE (:Object {id: 'o', analysis_error: 'object o: ProviderError: HTTP 400: ' + reduce(s = '', i IN range(1, 400) | s + 'x')})
+        CREATE (:Chunk {id: 'd:2', analysis_error: 'chunk d:2: InvalidAnswer: not JSON'})""", database_=neo4j_db.database)
+    assert "V018__stored_errors_without_secrets.cypher" in run(driver, migrations_dir(), neo4j_db.database)
+    records, _, _ = driver.execute_query("MATCH (n) WHERE n.analysis_error IS NOT NULL "
+                                         "RETURN n.id AS id, n.analysis_error AS error ORDER BY id",
+                                         database_=neo4j_db.database)
+    errors = {r["id"]: r["error"] for r in records}
+    assert errors["d:2"] == "chunk d:2: InvalidAnswer: not JSON"
+    assert all("sk-" not in errors[i] and "older version" in errors[i] and len(errors[i]) < 300 for i in ("d:1", "o"))

@@ -28,6 +28,7 @@ from tripartite.analysis.extractive import synonym_pattern
 from tripartite.analysis.schema import SCHEMA_VERSION, ExtractionTask
 from tripartite.infra.llm.providers import ConceptInfo
 from tripartite.infra.llm.runner import ANSWER_TOTALS, LLMRunner
+from tripartite.infra.secrets import bounded
 from tripartite.infra.tokens import count_tokens
 
 PREFILTER_SIMILARITY = 0.3
@@ -217,7 +218,7 @@ class Analyzer:
                 continue
             if outcome.error:
                 errors.append(outcome.error)
-                failures.append({"item_id": task.item_id, "stage": task.stage, "error": outcome.error[:300]})
+                failures.append({"item_id": task.item_id, "stage": task.stage, "error": bounded(outcome.error)})
                 continue
             analysed = [c.id for c in task.concepts]
             if (task.stage, task.item_id) not in skipped_written:
@@ -278,7 +279,7 @@ class Analyzer:
             if r["failed"]:
                 entry = found.setdefault(r["stage"], {"stage": r["stage"], "failed": 0, "errors": []})
                 entry["failed"] += r["failed"]
-                entry["errors"] += [e for e in r["errors"] if e]
+                entry["errors"] += [bounded(e) for e in r["errors"] if e]  # stored by older versions unmasked, perhaps
         return list(found.values())
 
     def analysed_by_others(self) -> list[dict]:

@@ -14,9 +14,9 @@ from tripartite import __version__
 from tripartite.cli import (analysis, batches, evaluation, kg, lexical, mcp, objects, ontology, search, selection,
                             server, setup)
 from tripartite.cli.common import App
-from tripartite.infra.config import mask_userinfo
 from tripartite.infra.errors import ServerError, TripartiteError
 from tripartite.infra.graph import neo4j_error_line
+from tripartite.infra.secrets import redact
 
 
 def _is_neo4j_error(exc: BaseException) -> bool:
@@ -115,10 +115,10 @@ class TripartiteGroup(click.Group):
 
     @staticmethod
     def _fail(ctx: click.Context, line: str, exc: BaseException) -> None:
-        click.echo(f"error: {mask_userinfo(line)}", err=True)
+        click.echo(f"error: {redact(line)}", err=True)
         app = ctx.find_object(App)
         if app is not None and app.debug:
-            click.echo("".join(traceback.format_exception(exc)), err=True)
+            click.echo(redact("".join(traceback.format_exception(exc))), err=True)
 
 
 @click.group(cls=TripartiteGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 import click
 
 from tripartite.infra.config import Settings, load_settings
+from tripartite.infra.secrets import redact
 
 if TYPE_CHECKING:
     from tripartite.infra.graph import Graph
@@ -70,7 +71,7 @@ def say(message: str) -> None:
     there are none."""
     app = _current_app()
     if app is None or not app.quiet:
-        click.echo(message, err=True)
+        click.echo(redact(message), err=True)
 
 
 def output(render: Callable[[Any], Iterable[str]] | None = None,
@@ -213,12 +214,14 @@ def progress(label: str, length: int, hidden: bool = False):
 
 ACCOUNTING_COLUMNS = (("tasks", "tasks"), ("calls", "calls"), ("cached", "cache_hits"), ("retries", "retries"),
                       ("repairs", "repairs"), ("failed", "failures"), ("cut", "truncated"), ("timeouts", "timeouts"),
-                      ("dropped", "dropped"), ("prompt tok", "prompt_tokens"), ("completion", "completion_tokens"))
+                      ("dropped", "dropped"), ("clipped", "clipped"), ("prompt tok", "prompt_tokens"), ("completion", "completion_tokens"))
 
 
 def accounting_lines(stages: dict[str, dict]) -> list[str]:
-    """The runner's accounting per stage as a table: cut are answers stopped at max_tokens,
-    dropped are answer items naming no offered concept; completion tokens of timed-out
+    """The runner's accounting per stage as a table: cut are answers stopped at max_tokens (or
+    at the bytes an answer that long can take), dropped are answer items naming no offered
+    concept or past the most the answer may hold, clipped are answer texts cut to their
+    longest allowed; completion tokens of timed-out
     requests are estimated (marked ~)."""
     lines = ["stage   " + " ".join(f"{name:>{max(6, len(name))}}" for name, _ in ACCOUNTING_COLUMNS)]
     for stage, st in stages.items():

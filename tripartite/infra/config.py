@@ -7,15 +7,17 @@ nor a password written into a URL. Reading the file and checking each value: con
 """
 from __future__ import annotations
 
+import math
 import os
-import re
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
+from urllib.parse import urlsplit
 
 from tripartite.infra.config_values import (at_least, check_types, env_number, field_kinds, optional_bool, port_number,
                                             read_section, read_toml, shown_setting, where_written)
 from tripartite.infra.errors import ConfigError
+from tripartite.infra.secrets import mask_userinfo, register
 
 CONFIG_FILE_NAME = "tripartite.toml"
 
@@ -36,15 +38,6 @@ def question_or_default(given: str | None, from_plugin: str | None) -> str:
     """The question a prompt asks: the one given (command line, [selection] question), else
     the one of the object's ontology plugin, else the generic one."""
     return given or from_plugin or GENERIC_QUESTION
-
-
-_USERINFO = re.compile(r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.\-]*://)(?P<userinfo>[^/@\s'\"]*@)")
-
-
-def mask_userinfo(text: str) -> str:
-    """Text fit to print: user and password written into any URL in it (bolt://neo4j:secret@host)
-    are replaced by ***."""
-    return _USERINFO.sub(lambda m: f"{m['scheme']}***@", text or "")
 
 
 @dataclass(frozen=True)
@@ -220,7 +213,7 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
     if prices is not None:
         try:
             pair = [float(x) for x in (prices.split(",") if isinstance(prices, str) else prices)]
-            if len(pair) != 2 or min(pair) < 0:
+            if len(pair) != 2 or not all(math.isfinite(x) and x >= 0 for x in pair):
                 raise ValueError
         except (TypeError, ValueError):
             raise ConfigError(f"LLM prices {prices!r} are not two numbers (TRIPARTITE_LLM_PRICES=in,out or [llm] prices "
@@ -300,6 +293,8 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
                      or Path(env.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tripartite").expanduser()
     migrations_dir = env.get("TRIPARTITE_MIGRATIONS_DIR") or paths.get("migrations_dir")
     llm_cache = env.get("TRIPARTITE_LLM_CACHE") or paths.get("llm_cache")
+    register(env.get("OPENAI_API_KEY"), env.get("NEO4J_PASSWORD"), *_userinfo_secrets(uri_given or "",
+                                                                                      env.get("OPENAI_BASE_URL") or llm.get("base_url", "")))
     return Settings(
         neo4j_uri=uri,
         neo4j_user=env.get("NEO4J_USER") or env.get("NEO4J_USERNAME") or neo4j.get("user", "neo4j"),
@@ -327,6 +322,15 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
         uri_from_user=bool(uri_given),
         progress_seconds=progress_seconds,
     )
+
+
+def _userinfo_secrets(*urls: str) -> list[str]:
+    """The user:password parts written into URLs (bolt://neo4j:secret@host): secrets too."""
+    found = []
+    for url in urls:
+        userinfo = urlsplit(url).netloc.rpartition("@")[0] if "@" in url else ""
+        found += [userinfo, userinfo.partition(":")[2]] if userinfo else []
+    return found
 
 
 def _selection(values: dict[str, Any], labels: Mapping[str, str]) -> SelectionSettings:

@@ -7,7 +7,8 @@ from urllib.parse import urlsplit
 import neo4j
 
 from tripartite.infra import migrations
-from tripartite.infra.config import Settings, mask_userinfo
+from tripartite.infra.config import Settings
+from tripartite.infra.secrets import mask_userinfo
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph, neo4j_error_line, open_driver
 

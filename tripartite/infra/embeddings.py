@@ -161,8 +161,12 @@ class OpenAIEmbedder:
 
         self.name = model
         self.batch_size = batch_size
+        from tripartite.infra.llm.transport import bounded_http_client
+        from tripartite.infra.secrets import register
+
+        register(api_key)
         self.client = openai.OpenAI(base_url=base_url or None, api_key=api_key or "not-needed",
-                                    timeout=timeout, max_retries=max_retries)
+                                    timeout=timeout, max_retries=max_retries, http_client=bounded_http_client(timeout))
         self.dimensions: int | None = None
         self.max_tokens = 8191
 
@@ -170,6 +174,8 @@ class OpenAIEmbedder:
         import openai
 
         from tripartite.infra.errors import TripartiteError
+        from tripartite.infra.llm.providers import shown
+        from tripartite.infra.llm.transport import ResponseTooLarge
 
         vectors: list[list[float]] = []
         for start in range(0, len(texts), self.batch_size):
@@ -179,7 +185,10 @@ class OpenAIEmbedder:
                 rows = sorted(response.data, key=lambda item: item.index)
             except openai.APIError as exc:
                 raise TripartiteError(f"embedding endpoint failed for model {self.name}: "
-                                      f"{type(exc).__name__}: {str(exc)[:160]}; check OPENAI_BASE_URL and the model") from None
+                                      f"{type(exc).__name__}: {shown(exc)}; check OPENAI_BASE_URL and the model") from None
+            except ResponseTooLarge as exc:
+                raise TripartiteError(f"the embedding endpoint sent more than {exc.limit:,} bytes for {len(batch)} "
+                                      f"texts (model {self.name}); check OPENAI_BASE_URL") from None
             except (ValueError, AttributeError, TypeError):  # a body that is not the API's JSON
                 raise TripartiteError(f"the embedding endpoint answered with something that is not the OpenAI API's "
                                       f"JSON (a web page or a proxy's?) for model {self.name}; check OPENAI_BASE_URL: "

@@ -6,6 +6,7 @@ from dataclasses import asdict
 from dataclasses import replace as replace_field
 
 from tripartite.infra.graph import Graph
+from tripartite.infra.secrets import bounded
 from tripartite.lexical.ids import resolve_ids
 from tripartite.lexical.model import IngestError
 from tripartite.objects.reader import ObjectRecord
@@ -51,7 +52,11 @@ def add_objects(graph: Graph, records: list[ObjectRecord], replace: bool = False
 
 
 def list_objects(graph: Graph, kind: str | None = None) -> list[dict]:
-    return graph.run("objects/list_objects", kind=kind)
+    rows = graph.run("objects/list_objects", kind=kind)
+    for row in rows:  # an error stored by an older version may hold what an endpoint echoed
+        if row.get("analysis_error"):
+            row["analysis_error"] = bounded(row["analysis_error"])
+    return rows
 
 
 def stored_ids(report: dict) -> list[str]:

@@ -16,6 +16,7 @@ from tripartite.infra.config import question_or_default
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.infra.quoting import quote
+from tripartite.infra.secrets import bounded
 from tripartite.infra.tokens import count_prompt_tokens, count_tokens
 from tripartite.lexical.sentences import sentences_of
 from tripartite.lexical.trails import path_below_title, reference_trail
@@ -66,7 +67,7 @@ def why_no_prompt(graph: Graph, object_id: str) -> str:
         return (f"no ontology is loaded, so object {object_id!r} has no concepts to show evidence for; load one "
                 "with `tripartite ontology load PLUGIN`, then run `tripartite analyze` and `tripartite select`")
     if state["analysis_error"]:
-        return (f"the analysis of object {object_id!r} failed ({state['analysis_error']}); fix the cause and run "
+        return (f"the analysis of object {object_id!r} failed ({bounded(state['analysis_error'])}); fix the cause and run "
                 "`tripartite analyze` again, which retries it (then `tripartite select`)")
     if state["analysed"]:
         return (f"object {object_id!r} was analysed and concerns none of the loaded concepts, so there is no "

@@ -10,10 +10,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from tripartite.infra.errors import TripartiteError
+from tripartite.infra.llm.providers import shown
+from tripartite.infra.llm.transport import ResponseTooLarge, response_limit
+from tripartite.infra.secrets import bounded
 
 ENDPOINT = "/v1/chat/completions"
 WINDOW = "24h"
 TERMINAL = ("completed", "expired", "failed", "cancelled")  # the API's last states
+BATCH_FILE_BYTES = 1024 ** 3  # an output file: thousands of answers, each bounded by its max_tokens
 
 
 @dataclass(frozen=True)
@@ -41,10 +45,14 @@ def _api(action: str, runner, work, expect: str | None = None) -> Any:
     import openai
 
     try:
-        answer = work()
+        with response_limit(BATCH_FILE_BYTES):
+            answer = work()
         if expect is not None and not hasattr(answer, expect):
             raise ValueError(f"no {expect}")
         return answer
+    except ResponseTooLarge as exc:
+        raise TripartiteError(f"{runner.provider.where} sent more than {exc.limit:,} bytes while {action}; nothing "
+                              "was collected: check OPENAI_BASE_URL (is it the API?)") from None
     except (ValueError, AttributeError, TypeError):  # JSONDecodeError is a ValueError
         raise TripartiteError(f"{runner.provider.where} answered with something that is not the OpenAI API's JSON "
                               f"while {action} (a web page or a proxy's?); check OPENAI_BASE_URL: it should be the "
@@ -56,7 +64,7 @@ def _api(action: str, runner, work, expect: str | None = None) -> Any:
                               "run without --batch") from None
     except openai.APIStatusError as exc:
         raise TripartiteError(f"{runner.provider.where} answered HTTP {exc.status_code} while {action}: "
-                              f"{str(exc)[:160]}") from None
+                              f"{shown(exc)}") from None
     except openai.APIError as exc:
         raise TripartiteError(f"{runner.provider.where} did not answer while {action} ({type(exc).__name__}); "
                               "nothing was lost: run the command again") from None
@@ -95,7 +103,7 @@ def refresh(runner, batch_id: str) -> dict:
     client = _client(runner)
     batch = _api(f"reading batch {batch_id}", runner, lambda: client.batches.retrieve(batch_id), expect="status")
     counts = batch.request_counts
-    return {"state": batch.status, "output_file_id": batch.output_file_id or "",
+    return {"state": bounded(str(batch.status), 40), "output_file_id": batch.output_file_id or "",
             "error_file_id": batch.error_file_id or "",
             "completed": counts.completed if counts else 0, "failed": counts.failed if counts else 0,
             "total": counts.total if counts else 0}
@@ -123,7 +131,8 @@ def lines(runner, file_id: str) -> list[Line]:
         error = row.get("error")
         if error or response.get("status_code", 200) >= 400 or not body.get("choices"):
             detail = (error or body.get("error") or {}).get("message") or (error or {}).get("code") or "no answer"
-            found.append(Line(row["custom_id"], None, "", {}, f"{(error or {}).get('code') or 'error'}: {detail}"))
+            found.append(Line(row["custom_id"], None, "", {},
+                              bounded(f"{(error or {}).get('code') or 'error'}: {detail}")))
             continue
         choice = body["choices"][0]
         found.append(Line(row["custom_id"], choice["message"].get("content") or "",

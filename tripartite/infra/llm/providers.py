@@ -8,11 +8,15 @@ import urllib.request
 from dataclasses import dataclass
 
 from tripartite.infra.errors import TripartiteError
+from tripartite.infra.llm.schemas import ANSWER_TOKENS
+from tripartite.infra.llm.transport import ResponseTooLarge, answer_bytes, bounded_http_client, response_limit
+from tripartite.infra.secrets import bounded, mask_userinfo, redact, register
 
 STRUCTURED = "schema"             # JSON schemas honoured, lengths included
 STRUCTURED_NO_LENGTHS = "schema-without-lengths"  # enums and structure honoured; lengths refused (OpenAI strict)
 JSON_ONLY = "json"                # no schemas: JSON mode, the parser validates, one repair
 PROBE_VALUE = "tripartite-probe-ok"
+SLOTS_BYTES = 1024 * 1024  # llama.cpp's /props or /slots: a few KB; more is not that server
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,12 @@ class NotTheAPI(ProviderError, TripartiteError):
     proxy's): no request to it can succeed, nor can it say whether it honours schemas."""
 
 
+def shown(exc: Exception, limit: int = 160) -> str:
+    """What an endpoint's error says, fit for a message: one line, secrets it echoed masked, cut
+    after masking (a cut never leaves half a key)."""
+    return bounded(str(exc), limit)
+
+
 def request_options(json_mode: bool, max_tokens: int | None, schema: dict | None, schema_name: str) -> dict:
     """A chat request's answer format and bound, the same for a live call and a batch line."""
     if schema is not None:
@@ -81,14 +91,14 @@ class OpenAIChatProvider:
     def __init__(self, model: str, base_url: str = "", api_key: str = "", timeout: float = 60.0):
         import openai
 
-        from tripartite.infra.config import mask_userinfo
-
         self.model = model
         self.base_url = base_url
         self.timeout = timeout
+        register(api_key)
         self.where = mask_userinfo(base_url) or "the OpenAI API"  # for messages: never a key
         self.client = openai.OpenAI(base_url=base_url or None, api_key=api_key or "not-needed",
-                                    timeout=timeout, max_retries=0)  # retries are the runner's job
+                                    timeout=timeout, max_retries=0,  # retries are the runner's job
+                                    http_client=bounded_http_client(timeout))
 
     def check_reachable(self) -> None:
         """Fail fast, with one line, when the endpoint does not answer at all."""
@@ -117,10 +127,15 @@ class OpenAIChatProvider:
 
         extra = request_options(json_mode, max_tokens, schema, schema_name)
         try:
-            response = self.client.chat.completions.create(
-                model=self.model, messages=messages, temperature=0, **extra)
+            with response_limit(answer_bytes(max_tokens or ANSWER_TOKENS)):
+                response = self.client.chat.completions.create(
+                    model=self.model, messages=messages, temperature=0, **extra)
             if not getattr(response, "choices", None):  # the SDK hands back a non-JSON body as it came
                 raise ValueError("no choices")
+        except ResponseTooLarge as exc:
+            if exc.status_code >= 400:
+                raise ProviderError(f"HTTP {exc.status_code} with an error body over {exc.limit:,} bytes") from None
+            return Reply("", Usage(), "length")  # an endpoint that ignores max_tokens: the answer is cut here
         except ValueError:  # JSONDecodeError too
             raise NotTheAPI(f"{self.where} answered the chat request with something that is not the OpenAI API's "
                                 "JSON (a web page or a proxy's?); check OPENAI_BASE_URL: it should be the API's base, "
@@ -128,14 +143,14 @@ class OpenAIChatProvider:
         except openai.APITimeoutError:
             raise TimedOut(f"no answer within {self.timeout:g} s") from None
         except (openai.RateLimitError, openai.APIConnectionError, openai.InternalServerError) as exc:
-            raise RetryableError(f"{type(exc).__name__}: {str(exc)[:120]}") from None
+            raise RetryableError(f"{type(exc).__name__}: {shown(exc)}") from None
         except openai.APIStatusError as exc:
             if exc.status_code >= 500:
                 raise RetryableError(f"HTTP {exc.status_code}") from None
-            raise ProviderError(f"HTTP {exc.status_code}: {str(exc)[:160]}") from None
+            raise ProviderError(f"HTTP {exc.status_code}: {shown(exc)}") from None
         choice = response.choices[0]
         usage = response.usage
-        return Reply(choice.message.content or "",
+        return Reply(redact(choice.message.content or ""),
                      Usage(usage.prompt_tokens if usage else 0, usage.completion_tokens if usage else 0),
                      choice.finish_reason or "stop")
 
@@ -173,7 +188,7 @@ class OpenAIChatProvider:
         for path, read in (("/props", lambda d: d.get("total_slots")), ("/slots", lambda d: len(d) if isinstance(d, list) else None)):
             try:
                 with urllib.request.urlopen(root + path, timeout=3) as response:  # noqa: S310 (the user's endpoint)
-                    slots = read(json.loads(response.read()))
+                    slots = read(json.loads(response.read(SLOTS_BYTES)))
             except Exception:  # not llama.cpp, or the endpoint is off: no figure
                 continue
             if isinstance(slots, int) and slots > 0:

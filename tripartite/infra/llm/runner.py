@@ -6,6 +6,7 @@ succeed on retry (a bad request, a refused key, an unknown model). What it runs 
 tasks.py); an offline provider answers them itself."""
 from __future__ import annotations
 
+import json
 import random
 import threading
 import time
@@ -16,8 +17,9 @@ from typing import Any, Callable, Iterable, Iterator
 from tripartite.infra.llm.cache import AnswerCache, cache_key
 from tripartite.infra.llm.providers import (JSON_ONLY, STRUCTURED, ProviderError, RetryableError, TimedOut,
                                             request_options)
-from tripartite.infra.llm.schemas import ANSWER_TOKENS, without_lengths
-from tripartite.infra.llm.tasks import InvalidAnswer, JsonTask, Parsed
+from tripartite.infra.llm.schemas import ANSWER_TOKENS, clip_to_schema, without_lengths
+from tripartite.infra.llm.tasks import InvalidAnswer, JsonTask, Parsed, load_json
+from tripartite.infra.secrets import redact
 from tripartite.infra.tokens import count_tokens
 
 TEXT_ANSWER_TOKENS = 1024   # a free-text answer (ask, search --answer)
@@ -26,7 +28,7 @@ PROBE_SCHEMA = "structured-probe-v1"
 # The counts a command's result sums over its stages: the kg commands report the first five,
 # analyze (which answers schemas from local models too) all of them.
 TOTALS = ("calls", "prompt_tokens", "completion_tokens", "cache_hits", "failures")
-ANSWER_TOTALS = TOTALS + ("truncated", "timeouts", "dropped", "estimated_tokens")
+ANSWER_TOTALS = TOTALS + ("truncated", "timeouts", "dropped", "clipped", "estimated_tokens")
 
 
 @dataclass
@@ -39,7 +41,8 @@ class StageStats:
     failures: int = 0
     truncated: int = 0      # answers cut at max_tokens
     timeouts: int = 0       # requests that got no answer within the timeout
-    dropped: int = 0        # answer items left out (e.g. an unknown concept id), not failures
+    dropped: int = 0        # answer items left out (an unknown concept id, items past the schema's maxItems)
+    clipped: int = 0        # answer strings cut to the length the schema allows (maxLength)
     prompt_tokens: int = 0
     completion_tokens: int = 0
     estimated_tokens: int = 0  # of the completion tokens, estimated: what timed-out generations spent
@@ -148,7 +151,7 @@ class LLMRunner:
         except (InvalidAnswer, ProviderError, RetryableError) as exc:
             self.accounting.add(task.stage, failures=1)
             self._failed(exc)
-            return Outcome(task, None, error=f"{task.stage} {task.item_id}: {type(exc).__name__}: {exc}")
+            return Outcome(task, None, error=redact(f"{task.stage} {task.item_id}: {type(exc).__name__}: {exc}"))
         with self._breaker:
             self._row = 0
         if self.cache:
@@ -159,6 +162,12 @@ class LLMRunner:
         """The task's parsed answer; items it dropped (a Parsed answer) are counted."""
         if content is None:  # cut at max_tokens (see _complete)
             raise InvalidAnswer(f"the answer was cut off at {self._max_tokens(task)} tokens; answer more briefly")
+        content = redact(content)
+        if getattr(task, "json_schema", None):
+            value, clipped, dropped = clip_to_schema(load_json(content), task.json_schema)
+            if clipped or dropped:
+                self.accounting.add(task.stage, clipped=clipped, dropped=dropped)
+                content = json.dumps(value, ensure_ascii=False)
         result = task.parse(content)
         if isinstance(result, Parsed):
             if result.dropped:
@@ -206,11 +215,11 @@ class LLMRunner:
             if self.stopped:
                 return
             if isinstance(exc, ProviderError):
-                self.stopped = (f"the endpoint refused a request that cannot succeed on retry ({exc}); fix the "
-                                "model name, key or endpoint and run again")
+                self.stopped = redact(f"the endpoint refused a request that cannot succeed on retry ({exc}); fix the "
+                                      "model name, key or endpoint and run again")
             elif self._row >= self.failures_in_a_row:
-                self.stopped = (f"{self._row} tasks in a row failed (the last: {type(exc).__name__}: {exc}); check the "
-                                "endpoint and run again")
+                self.stopped = redact(f"{self._row} tasks in a row failed (the last: {type(exc).__name__}: {exc}); "
+                                      "check the endpoint and run again")
 
     def complete_text(self, prompt: str | list[dict], stage: str = "ask") -> str:
         """A free-text answer (no JSON schema) to a prompt or a list of chat messages, through

@@ -50,3 +50,40 @@ def without_lengths(schema: Any) -> Any:
 def budget(tokens: float) -> int:
     """An answer's max_tokens from its estimated size in cl100k_base tokens."""
     return int(tokens * SLACK) + 16
+
+
+def clip_to_schema(value: Any, schema: dict | None) -> tuple[Any, int, int]:
+    """(value, strings clipped, items dropped): the answer held to the lengths its schema asks
+    for, as an endpoint that honours schemas would have. Answers are bounded this way before
+    anything stores them, whether or not the endpoint was sent the schema: a model that ignores
+    max_tokens or maxLength cannot write a 20 MB extract into the graph."""
+    if not isinstance(schema, dict):
+        return value, 0, 0
+    if isinstance(value, str) and schema.get("maxLength") and len(value) > schema["maxLength"]:
+        return _clip(value, schema["maxLength"]), 1, 0
+    if isinstance(value, list):
+        limit = schema.get("maxItems")
+        kept = value[:limit] if limit else value
+        clipped, dropped = 0, len(value) - len(kept)
+        items = []
+        for item in kept:
+            item, c, d = clip_to_schema(item, schema.get("items"))
+            items.append(item)
+            clipped, dropped = clipped + c, dropped + d
+        return items, clipped, dropped
+    if isinstance(value, dict) and isinstance(schema.get("properties"), dict):
+        clipped = dropped = 0
+        out = {}
+        for key, item in value.items():
+            item, c, d = clip_to_schema(item, schema["properties"].get(key))
+            out[key] = item
+            clipped, dropped = clipped + c, dropped + d
+        return out, clipped, dropped
+    return value, 0, 0
+
+
+def _clip(text: str, limit: int) -> str:
+    """The text cut to `limit` characters, at a space when one is near the end."""
+    cut = text[:limit]
+    space = cut.rfind(" ")
+    return (cut[:space] if space >= limit * 0.8 else cut).rstrip()
