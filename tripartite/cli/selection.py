@@ -17,7 +17,8 @@ def _select_lines(report: dict) -> list[str]:
     scope = f" of {', '.join(report['objects'])}" if report["objects"] and not report["full"] else ""
     lines = [f"{report['candidates']} candidates{scope} over {report['concepts']} concepts: {report['selected_alpha']} "
              f"selected by alpha > {report['alpha']}, {report['selected_beta']} more by the beta > {report['beta']} "
-             f"blanket; the floor (each concept's best) adds {report['floor']} for the default selection"]
+             f"blanket; the floor (each concept's best) adds {report['floor']} for the default selection"
+             + (f"; ran on {report['engine_reason']}" if report["engine"] != "plugin" else "")]
     moved = report.get("thresholds_moved")
     if moved and not report["full"]:
         lines.append(f"note: alpha and beta differ from the last select's ({moved['alpha']:g}, {moved['beta']:g}), so "
@@ -83,10 +84,11 @@ def select_command(app: App, alpha: float | None, beta: float | None, object_ids
     from tripartite.selection.engine import choose
 
     last = app.graph.one("selection/freshness", object_id=None) if object_ids else None
+    engine = choose(app.graph, app.settings.selection.engine)
     report = select(app.graph, chosen.alpha, chosen.beta, list(object_ids) or None,
-                    concurrency=concurrency or app.settings.selection.concurrency, on_wait=say,
-                    engine=choose(app.graph, app.settings.selection.engine))
-    result = {"alpha": chosen.alpha, "beta": chosen.beta, **vars(report), "objects": list(object_ids)}
+                    concurrency=concurrency or app.settings.selection.concurrency, on_wait=say, engine=engine)
+    result = {"alpha": chosen.alpha, "beta": chosen.beta, **vars(report), "engine_reason": engine.reason,
+              "objects": list(object_ids)}
     if last and last["alpha"] is not None and (last["alpha"], last["beta"]) != (chosen.alpha, chosen.beta):
         # The thresholds are every object's: the others were classified again too.
         result["thresholds_moved"] = {"alpha": last["alpha"], "beta": last["beta"]}

@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from tripartite.infra import cypher
-from tripartite.infra.config import Settings, mask_userinfo
+from tripartite.infra.config import Settings
+from tripartite.infra.secrets import mask_userinfo
 from tripartite.infra.errors import Neo4jUnavailable
 
 if TYPE_CHECKING:  # the driver is imported when a command first connects, not for --help
@@ -107,6 +108,14 @@ def open_driver(settings: Settings, connect_timeout: float = 10.0, retry_time: f
                                f"{', '.join(s + '://' for s in BOLT_SCHEMES[:2])} ...); use "
                                f"{bolt or 'e.g. bolt://127.0.0.1:7687'}"
                                + (" (what the server at that address says its Bolt address is)" if bolt else ""))
+    problem = _not_bolt(address, connect_timeout)
+    if problem:
+        bolt = _bolt_address_served_at(address)
+        if bolt:
+            raise Neo4jUnavailable(f"{uri} is the HTTP port of a Neo4j server (its Browser and HTTP API), not its "
+                                   f"Bolt port; set NEO4J_URI={bolt} (what that server says its Bolt address is)")
+        raise Neo4jUnavailable(f"the server at {uri} {problem}, so it is not a Neo4j Bolt port; set NEO4J_URI to "
+                               "your Neo4j's Bolt address (e.g. bolt://127.0.0.1:7687)")
     try:
         driver = GraphDatabase.driver(address, auth=auth, connection_timeout=connect_timeout,
                                       connection_acquisition_timeout=connect_timeout,
@@ -134,6 +143,58 @@ def open_driver(settings: Settings, connect_timeout: float = 10.0, retry_time: f
 
 
 BOLT_SCHEMES = ("bolt", "neo4j", "bolt+s", "neo4j+s", "bolt+ssc", "neo4j+ssc")
+# Bolt's opening: the magic preamble, then four proposed versions (5.4 down to 5.0, 4.4, none, none).
+BOLT_HANDSHAKE = bytes.fromhex("6060b017" "00040405" "00000404" "00000000" "00000000")
+HANDSHAKE_WAIT = 1.5  # seconds: a Bolt server answers at once; an HTTP server waits for a request line
+
+
+def _not_bolt(address: str, connect_timeout: float) -> str | None:
+    """What the server at a plain bolt:// or neo4j:// address answers instead of the Bolt
+    handshake, or None when it speaks Bolt, cannot be reached (the driver says so), or is
+    behind TLS (bolt+s://: not probed). The driver alone would wait out its connection timeout
+    on, say, a web server, and then call it "connection refused"."""
+    import socket
+
+    parts = urlsplit(address)
+    if parts.scheme.lower() not in ("bolt", "neo4j") or not parts.hostname:
+        return None
+    try:
+        with socket.create_connection((parts.hostname, parts.port or 7687), timeout=connect_timeout) as sock:
+            sock.settimeout(HANDSHAKE_WAIT)
+            sock.sendall(BOLT_HANDSHAKE)
+            reply = _first_bytes(sock)
+            if reply is None:  # silent: a line-based server (HTTP) waits for the end of a line
+                sock.sendall(b"\r\n\r\n")
+                reply = _first_bytes(sock)
+    except OSError:
+        return None  # refused, unreachable, a name that does not resolve: the driver's message says which
+    if reply is None:
+        return "accepts connections but does not answer Neo4j's Bolt handshake"
+    if len(reply) == 4 and reply[:2] == b"\0\0":
+        return None  # a Bolt version (or 0: none of those proposed): Neo4j, or a proxy in front of it
+    if reply.startswith((b"HTTP", b"<")):  # a status line, or an HTTP/0.9-style page
+        return "answers HTTP (a web server)"
+    if not reply:
+        return "closed the connection at Neo4j's Bolt handshake"
+    return "answers something other than Neo4j's Bolt protocol"
+
+
+def _first_bytes(sock) -> bytes | None:
+    """Up to the first 4 bytes the peer sends (b"" when it closes), None when it sends nothing in time."""
+    import socket
+
+    reply = b""
+    try:
+        while len(reply) < 4:
+            chunk = sock.recv(4 - len(reply))
+            if not chunk:
+                break
+            reply += chunk
+    except socket.timeout:
+        return reply or None
+    except OSError:
+        return reply
+    return reply
 
 
 def _bolt_address_served_at(address: str) -> str | None:
@@ -183,6 +244,21 @@ def _first_line(exc: BaseException) -> str:
     return text[0] if text else type(exc).__name__
 
 
+def memory_limit_line(message: str, uri: str) -> str:
+    """A transaction over the server's memory limit: running it again fails the same way, so
+    the line says how to give the server more memory, or the work less."""
+    import re
+
+    limit = re.search(r"limit (\d[\d.]* ?[KMGT]i?B)", message)
+    setting = re.search(r"(dbms\.memory\.[a-z_.]+|db\.memory\.[a-z_.]+)", message)
+    return (f"Neo4j at {uri} stopped the command: its transaction needed more memory than the server allows"
+            f" ({setting[1] if setting else 'dbms.memory.transaction.total.max'}"
+            f"{', ' + limit[1] if limit else ''}), and running it again fails the same way; give the server more "
+            "(the local server: heap = \"4g\" under [server] in tripartite.toml, then `tripartite server stop` and "
+            "`tripartite server start`; your own server: raise that setting or server.memory.heap.max_size in its "
+            "neo4j.conf), or give the command less at once (fewer or smaller files, a smaller ontology branch)")
+
+
 def neo4j_error_line(exc: Exception, uri: str, database: str) -> str:
     """One line for a Neo4j failure in the middle of a command: what happened, and the fix."""
     from neo4j.exceptions import (ClientError, DriverError, Neo4jError, ServiceUnavailable, SessionExpired,
@@ -196,6 +272,8 @@ def neo4j_error_line(exc: Exception, uri: str, database: str) -> str:
     if isinstance(exc, (ServiceUnavailable, SessionExpired)) or isinstance(exc, (ConnectionError, OSError)):
         return (f"lost the connection to Neo4j at {uri} during the command ({message}); its unfinished transaction "
                 "was rolled back: check the server (`tripartite server status`) and run the command again")
+    if "MemoryPoolOutOfMemory" in code or "OutOfMemory" in code or "memory.transaction" in message:
+        return memory_limit_line(message, uri)
     if isinstance(exc, TransientError):
         return f"Neo4j could not finish the command ({code}: {message}); run it again"
     if isinstance(exc, ClientError):

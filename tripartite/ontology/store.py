@@ -59,12 +59,15 @@ def load_ontology(graph: Graph, ontology: Ontology, plugin: Plugin | None = None
                          concept_ids=[c["id"] for c in concepts])[0]
         tx.run("ontology/write_ontology", ontology=meta, classes=classes, concepts=concepts,
                reworded=[r["id"] for r in reworded])
-        tx.run("kg/link_concepts")  # a triplet graph joins the new concepts now
         tx.run("selection/inputs_changed", what="ontology")
         if not state:  # a first load: every concept is new, which is no news
             return Loaded(True, reworded)
         return Loaded(True, reworded, changes["added"], changes["removed"], changes["removed_extracts"])
-    return graph.write_transaction(write)
+    loaded = graph.write_transaction(write)
+    # A triplet graph joins the new concepts now, in batches of its own: in the load's transaction
+    # a large ontology beside a large triplet graph outgrew the server's transaction memory.
+    graph.run("kg/link_concepts")
+    return loaded
 
 
 def list_ontologies(graph: Graph) -> list[dict]:
