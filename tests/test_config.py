@@ -101,6 +101,7 @@ def test_secrets_never_printed(tmp_path):
     ("TRIPARTITE_SELECT_CONCURRENCY", "-1", "TRIPARTITE_SELECT_CONCURRENCY=-1 must be a positive integer"),
     ("TRIPARTITE_SELECT_ENGINE", "fast", "TRIPARTITE_SELECT_ENGINE=fast is unknown"),
     ("TRIPARTITE_PROGRESS_SECONDS", "x", "TRIPARTITE_PROGRESS_SECONDS='x' is not a number"),
+    ("TRIPARTITE_LLM_PRICES", "0.15,nan", "LLM prices '0.15,nan' are not two numbers"),
 ])
 def test_bad_environment_values_are_named_in_one_line(tmp_path, variable, value, message):
     with pytest.raises(ConfigError) as info:
