@@ -391,6 +391,20 @@ def test_a_bad_setting_is_one_line_before_anything_is_written(env, driver, tmp_p
     assert counts(driver)["documents"] == 0
 
 
+def test_a_named_pipe_inside_a_folder_is_named_and_never_opened(env, driver, tmp_path):
+    """A folder holding a named pipe among its files: the files are read, the pipe (which would
+    block a reader forever) is listed as skipped, for documents and objects alike."""
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "case.md").write_text("# Case\n\nThe patient reports chest pain.\n")
+    os.mkfifo(folder / "pipe.md")
+    for args in (["ingest", str(folder), "--no-embed"], ["objects", "add", str(folder), "--kind", "anamnesis"]):
+        result = invoke(args, env)
+        assert result.exit_code == 0, result.output
+        assert f"skipped   1 not a regular file (a named pipe, socket or device): {folder / 'pipe.md'}" in result.output
+    assert counts(driver)["documents"] == 1 and counts(driver)["objects"] == 1
+
+
 def test_an_object_over_the_token_limit_is_added_when_the_limit_is_raised(env, driver, tmp_path):
     bad_inputs(tmp_path / "bad")
     result = invoke(["objects", "add", str(tmp_path / "bad" / "many-cases.md"), "--kind", "anamnesis",

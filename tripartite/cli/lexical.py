@@ -22,14 +22,14 @@ def embed_pending(app: App) -> int:
 
 
 def _ingest_lines(report: dict) -> list[str]:
-    from tripartite.lexical.readers import hidden_line
+    from tripartite.lexical.readers import hidden_line, irregular_line
 
     lines = [f"{'replaced' if doc['replaced'] else 'ingested':<9} {doc['id']}: {doc['sections']} sections, "
              f"{doc['chunks']} chunks" + (f" (YAML front matter left out: {', '.join(doc['front_matter'])})"
                                           if doc["front_matter"] else "") for doc in report["ingested"]]
     lines += [f"unchanged {doc['id']}" for doc in report["unchanged"]]
     lines += [f"skipped   {item['path']}: {item['reason']}" for item in report["skipped"]]
-    lines += [line for line in [hidden_line(report["hidden"])] if line]
+    lines += [line for line in [hidden_line(report["hidden"]), irregular_line(report["irregular"])] if line]
     lines += [f"note: {item['path']} is stored as {item['id']}: the id {item['wanted']} belongs to {item['taken_by']} "
               "(--replace replaces that document instead)" for item in report["renamed"]]
     lines += [f"note: {item['path']} is gone, yet its text stays in the graph as document {item['id']} and is "

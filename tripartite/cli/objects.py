@@ -14,7 +14,7 @@ def objects_group() -> None:
 
 
 def _added_lines(report: dict) -> list[str]:
-    from tripartite.lexical.readers import hidden_line
+    from tripartite.lexical.readers import hidden_line, irregular_line
 
     lines = [f"{state:<9} {object_id}" for state in ("added", "changed", "unchanged") for object_id in report[state]]
     lines += [f"moved     {item['id']} (the same text, now read from {item['path']}; it was {item['from']})"
@@ -23,9 +23,9 @@ def _added_lines(report: dict) -> list[str]:
               "(--replace replaces that object instead)" for item in report["renamed"]]
     for path in report["skipped"]:
         click.echo(f"skipped   {path}: not a Markdown or text file", err=True)
-    hidden = hidden_line(report["hidden"])
-    if hidden:
-        click.echo(hidden, err=True)
+    for note in (hidden_line(report["hidden"]), irregular_line(report["irregular"])):
+        if note:
+            click.echo(note, err=True)
     return lines
 
 
@@ -57,7 +57,7 @@ def objects_add(app: App, paths: tuple[str, ...], kind: str, replace: bool, max_
     records = [read_object(path, kind, max_tokens or MAX_TOKENS)  # all read before anything is written
                for path in found.supported]
     return {**add_objects(app.graph, records, replace), "skipped": [str(p) for p in found.unsupported],
-            "hidden": [str(p) for p in found.hidden]}
+            "hidden": [str(p) for p in found.hidden], "irregular": [str(p) for p in found.irregular]}
 
 
 def _object_line(row: dict) -> str:

@@ -32,6 +32,7 @@ class IngestReport:
     renamed: list[dict] = field(default_factory=list)   # another source holds the readable id
     gone: list[dict] = field(default_factory=list)      # documents from the folders given whose file is gone
     hidden: list[str] = field(default_factory=list)     # dot-files and dot-folders under the folders given
+    irregular: list[str] = field(default_factory=list)  # named pipes and the like under the folders given
 
     @property
     def chunks_written(self) -> int:
@@ -40,7 +41,7 @@ class IngestReport:
     def as_dict(self) -> dict:
         return {"ingested": self.ingested, "unchanged": self.unchanged, "skipped": self.skipped,
                 "failed": self.failed, "missing": self.missing, "renamed": self.renamed, "gone": self.gone,
-                "hidden": self.hidden}
+                "hidden": self.hidden, "irregular": self.irregular}
 
 
 def document_ids(graph: Graph, files: list[Path], replace: bool = False) -> tuple[dict[Path, str], list[dict]]:
@@ -83,6 +84,7 @@ def _ingest(graph: Graph, paths: list[str], counter, max_tokens: int, max_bytes:
     refuse_named(found, paths, "documents are read from Markdown, text or PDF", SUPPORTED)
     report.missing = [str(p) for p in found.missing]
     report.hidden = [str(p) for p in found.hidden]
+    report.irregular = [str(p) for p in found.irregular]
     report.skipped = [{"path": str(p), "reason": f"unsupported file type {p.suffix or '(none)'}"}
                       for p in found.unsupported]
     ids, report.renamed = document_ids(graph, found.supported, replace)

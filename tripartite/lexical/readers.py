@@ -29,6 +29,7 @@ class Discovered:
     missing: list[Path]
     hidden: list[Path] = field(default_factory=list)  # dot-files and dot-folders found under a folder given
     special: list[tuple[Path, str]] = field(default_factory=list)  # paths given that are no file or folder, and what
+    irregular: list[Path] = field(default_factory=list)  # named pipes, sockets, devices found under a folder given
 
 
 def refuse_named(found: Discovered, paths: Iterable[str | Path], read_from: str, kinds: set[str]) -> None:
@@ -53,6 +54,14 @@ def hidden_line(hidden: list[Path]) -> str | None:
             f"with '.'): {shown}; name a hidden file itself to read it")
 
 
+def irregular_line(irregular: list[str]) -> str | None:
+    """One line naming the named pipes, sockets and devices discovery left out, or None."""
+    if not irregular:
+        return None
+    shown = ", ".join(str(p) for p in irregular[:3]) + (f" and {len(irregular) - 3} more" if len(irregular) > 3 else "")
+    return f"skipped   {len(irregular)} not a regular file (a named pipe, socket or device): {shown}"
+
+
 def discover(paths: Iterable[str | Path], kinds: set[str] = SUPPORTED) -> Discovered:
     """Files of the given suffixes from files and folders (recursively, hidden entries skipped)."""
     supported: list[Path] = []
@@ -60,6 +69,7 @@ def discover(paths: Iterable[str | Path], kinds: set[str] = SUPPORTED) -> Discov
     missing: list[Path] = []
     hidden: dict[Path, None] = {}
     special: list[tuple[Path, str]] = []
+    irregular: list[Path] = []
     for raw in paths:
         path = Path(raw).expanduser()
         if path.is_dir():
@@ -71,6 +81,8 @@ def discover(paths: Iterable[str | Path], kinds: set[str] = SUPPORTED) -> Discov
                     hidden.setdefault(path.joinpath(*parts[:dotted + 1]), None)
                 elif p.is_file():
                     candidates.append(p)
+                elif not_regular(p):  # never opened: reading a named pipe waits for a writer
+                    irregular.append(p)
         elif path.is_file():
             candidates = [path]
         elif kind := not_regular(path):  # a named pipe: never opened, since reading it waits for a writer
@@ -81,7 +93,7 @@ def discover(paths: Iterable[str | Path], kinds: set[str] = SUPPORTED) -> Discov
             continue
         for file in candidates:
             (supported if file.suffix.lower() in kinds else unsupported).append(file.resolve())
-    return Discovered(list(dict.fromkeys(supported)), unsupported, missing, list(hidden), special)
+    return Discovered(list(dict.fromkeys(supported)), unsupported, missing, list(hidden), special, irregular)
 
 
 def decode_text(path: Path, data: bytes) -> str:
