@@ -113,7 +113,9 @@ class Added(BaseModel):
 
 
 def first_line(exc: BaseException) -> str:
-    lines = str(exc).strip().splitlines()
+    from tripartite.infra.secrets import redact
+
+    lines = redact(str(exc)).strip().splitlines()
     return lines[0] if lines else type(exc).__name__
 
 
@@ -180,7 +182,11 @@ def build_server(settings: Settings, allow_writes: bool = False, token: str | No
         except TripartiteError as exc:
             raise ToolError(first_line(exc)) from None
         except Exception as exc:  # noqa: BLE001 - a client gets one line, never a traceback
-            logging.getLogger("tripartite.mcp").exception("tool failed")
+            import traceback
+
+            from tripartite.infra.secrets import redact
+
+            logging.getLogger("tripartite.mcp").error("tool failed: %s", redact("".join(traceback.format_exception(exc))))
             raise ToolError(f"internal error ({first_line(exc)}); see the server's log") from None
 
     @server.tool()
