@@ -194,7 +194,8 @@ def test_objects_add_is_idempotent_and_a_change_drops_derived_edges(driver, env,
     assert first["hidden"] == [str((folder / ".patient-a.md.swp").resolve())]
     again = json.loads(invoke(["objects", "add", str(folder), "--kind", "anamnesis", "--json"], env).output)
     assert again == {"added": [], "changed": [], "unchanged": ["patient-a", "patient-b", "patient-c"], "moved": [],
-                     "renamed": [], "skipped": [], "hidden": [str((folder / ".patient-a.md.swp").resolve())]}
+                     "renamed": [], "skipped": [], "hidden": [str((folder / ".patient-a.md.swp").resolve())],
+                     "irregular": []}
     # The same text from another path is that object, moved: it keeps its analysis and selection.
     driver.execute_query("MATCH (o:Object {id: 'patient-b'}) SET o.selection_stale = false, o.analysed_concepts = ['t:y']")
     copy = tmp_path / "elsewhere" / "patient-b.md"
