@@ -7,12 +7,20 @@ from pathlib import Path
 import click
 
 from tripartite.infra.errors import TripartiteError
-from tripartite.cli.common import App, output, pass_app, rows_or_hint, say
+from tripartite.cli.common import App, FiniteFloatRange, output, pass_app, rows_or_hint, say
+from tripartite.ontology.constants import MAX_MB
 
 
 @click.group("ontology")
 def ontology_group() -> None:
     """Plugin ontologies: concept classes and concepts."""
+
+
+def max_mb_option(command):
+    """--max-mb for the commands that read an ontology file (import, and draft's --seed)."""
+    return click.option("--max-mb", type=FiniteFloatRange(min=0, min_open=True), default=MAX_MB, show_default=True,
+                        help="Refuse ontology files larger than this many MB (reading one takes several times "
+                             "its size in memory).")(command)
 
 
 @ontology_group.command("load")
@@ -109,10 +117,11 @@ def _import_lines(s: dict) -> list[str]:
 @click.option("--load", "load_now", is_flag=True, help="Load the written plugin into the database.")
 @click.option("--force", is_flag=True, help="Replace an existing folder NAME/ under --out (with --load, also an "
                                              "ontology of that name loaded from another file).")
+@max_mb_option
 @output(_import_lines)
 @pass_app
 def ontology_import(app: App, file: Path, root: str, name: str, out: Path, depth: int | None, class_level: int,
-                    language: str, load_now: bool, force: bool) -> dict:
+                    language: str, load_now: bool, force: bool, max_mb: float) -> dict:
     """Import the branch under --root of an OBO, OWL, SKOS or CSV file as a plugin folder to curate.
 
     The root's children become concept classes (or the level --class-level gives), their
@@ -129,7 +138,7 @@ def ontology_import(app: App, file: Path, root: str, name: str, out: Path, depth
             raise TripartiteError(f"an ontology named {name!r} is already loaded from {state['source']}; give the "
                                   f"import another --name, or pass --force to write {target.parent} and replace it")
     result = import_branch(file, root, name, out, depth=depth, class_level=class_level, language=language,
-                           force=force)
+                           force=force, max_mb=max_mb)
     branch = result.branch
     summary = {"name": name, "root": labelled(branch.root), "folder": str(result.folder),
                "classes": len(branch.classes), "concepts": branch.concept_count, "terms_read": result.terms_read,
@@ -194,10 +203,11 @@ def _draft_lines(s: dict) -> list[str]:
               help="With an LLM: how many chunks it reads (spread over the documents).")
 @click.option("--offline", is_flag=True, help="Key phrases and embeddings even when an LLM is configured.")
 @click.option("--force", is_flag=True, help="Replace an existing folder NAME/ under --out.")
+@max_mb_option
 @output(_draft_lines)
 @pass_app
 def ontology_draft(app: App, name: str, out: Path, max_concepts: int, max_classes: int | None, seed: Path | None,
-                   root: str | None, sample_size: int, offline: bool, force: bool) -> dict:
+                   root: str | None, sample_size: int, offline: bool, force: bool, max_mb: float) -> dict:
     """Propose concept classes and concepts with synonyms from the ingested documents, to curate.
 
     Offline (no LLM configured, or --offline): key phrases by frequency and spread over the
@@ -221,7 +231,7 @@ def ontology_draft(app: App, name: str, out: Path, max_concepts: int, max_classe
         from tripartite.ontology.draft import seeded_classes
         from tripartite.ontology.sources import read_terms
 
-        branch = take_branch(read_terms(seed), root, str(seed))
+        branch = take_branch(read_terms(seed, max_mb=max_mb), root, str(seed))
         summary["problems"] = branch.problems  # cycles, missing parents, duplicate names: as import says them
         classes, summary["seed_unseen"] = seeded_classes(chunks, embedder.embed, branch.classes, max_concepts)
         how = f"seeded from {seed.name} under {branch.root.id}"

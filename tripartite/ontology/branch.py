@@ -127,7 +127,9 @@ def take_branch(terms: dict[str, Term], root_id: str, source: str, class_level: 
     root = find_root(terms, root_id, source)
     if root.obsolete:
         raise OntologyError(f"{source}: {labelled(root)} is obsolete; choose a live term as --root")
-    branch = Branch(root, obsolete=sum(1 for t in terms.values() if t.obsolete))
+    # what the reader reported (a term defined twice) comes first, as it concerns the whole file
+    branch = Branch(root, problems=list(getattr(terms, "problems", [])),
+                    obsolete=sum(1 for t in terms.values() if t.obsolete))
     children, dangling = _children(terms, branch.problems)
     parents = _reach(root.id, children, terms, branch.problems)
     if len(parents) == 1:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from tripartite.ontology.branch import Branch, labelled, local_key, take_branch
 from tripartite.ontology.plugin_folder import check_name, ontology_file, plugin_manifest, write_plugin_folder
+from tripartite.ontology.constants import MAX_MB
 from tripartite.ontology.sources import read_terms
 
 
@@ -19,10 +20,10 @@ class Imported:
     terms_read: int
 
 
-def import_branch(path: Path, root: str, name: str, out: Path, depth: int | None = None,
-                  class_level: int = 1, language: str = "en", force: bool = False) -> Imported:
+def import_branch(path: Path, root: str, name: str, out: Path, depth: int | None = None, class_level: int = 1,
+                  language: str = "en", force: bool = False, max_mb: float = MAX_MB) -> Imported:
     check_name(name)
-    terms = read_terms(path, language)
+    terms = read_terms(path, language, max_mb)
     branch = take_branch(terms, root, str(path), class_level=class_level, depth=depth)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
     root_label = labelled(branch.root)

@@ -8,12 +8,14 @@ oboInOwl:hasExactSynonym and skos:altLabel; related ones: oboInOwl's related, br
 synonyms and skos:hiddenLabel. Obsolete: owl:deprecated true (and OBO's "obsolete " labels)."""
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 from rdflib import DC, DCTERMS, OWL, RDF, RDFS, SKOS, BNode, Graph, Literal, Namespace, URIRef
 
 from tripartite.ontology.reader import OntologyError
-from tripartite.ontology.sources import Term, clean
+from tripartite.ontology.sources import Term, Terms, clean, utf8_text
 
 OBO_IN_OWL = Namespace("http://www.geneontology.org/formats/oboInOwl#")
 OBO = Namespace("http://purl.obolibrary.org/obo/")
@@ -21,18 +23,78 @@ DEFINITION = (OBO.IAO_0000115, SKOS.definition, RDFS.comment)
 EXACT = (OBO_IN_OWL.hasExactSynonym, SKOS.altLabel)
 RELATED = (OBO_IN_OWL.hasRelatedSynonym, OBO_IN_OWL.hasBroadSynonym, OBO_IN_OWL.hasNarrowSynonym, SKOS.hiddenLabel)
 SYNTAX = {".ttl": "turtle", ".n3": "n3", ".nt": "nt", ".jsonld": "json-ld"}
+LONG_LINE = re.compile(r"[^\r\n]{65536,}")  # N-Triples ends lines as rdflib's reader does
+LONG_LINES_WORK = 2**40  # the sum of the squares of the long lines' lengths: a 1 MB line, about 3 s
 
 
-def _parse(path: Path) -> Graph:
+def _parse(path: Path, data: bytes) -> Graph:
+    """The file as a graph, parsed from the bytes read and checked here: rdflib is never given
+    a path or URL of its own to open."""
+    syntax = SYNTAX.get(path.suffix.lower(), "xml")
     graph = Graph()
     try:
-        graph.parse(str(path), format=SYNTAX.get(path.suffix.lower(), "xml"))
-    except UnicodeDecodeError:
-        raise OntologyError(f"{path}: not UTF-8 text; save it as UTF-8") from None
+        if syntax == "xml":
+            from tripartite.ontology.sources.rdfxml import parse_rdf_xml
+            parse_rdf_xml(path, data, graph)
+        else:
+            text = utf8_text(path, data)
+            if syntax == "json-ld":
+                _check_contexts(path, text)
+            if syntax == "nt":
+                _check_lines(path, text)
+            graph.parse(data=text, format=syntax, publicID=path.resolve().as_uri())
+    except OntologyError:
+        raise
+    except RecursionError:
+        raise OntologyError(f"{path}: nested too deeply to read (rdflib reads nesting by recursion); "
+                            f"flatten it") from None
     except Exception as exc:  # rdflib raises its parsers' own errors (SAX, Turtle, JSON)
         raise OntologyError(f"{path}: not valid RDF ({type(exc).__name__}: {clean(exc)[:160]}); "
                             f"fix the file or give it the suffix of its syntax (.owl, .ttl, .jsonld)") from None
     return graph
+
+
+def _check_contexts(path: Path, text: str) -> None:
+    """rdflib fetches a context given by IRI, over HTTP with no timeout or as a file:// from
+    disk, and copies every term in scope for each context nested in the document (quadratic):
+    only contexts written out in the document's top-level objects are read."""
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise OntologyError(f"{path}: not valid JSON ({clean(exc)[:160]}); fix the file") from None
+    tops = document if isinstance(document, list) else [document]
+    pending = [(node, isinstance(node, dict)) for node in tops]  # (a JSON value, is it a top-level object)
+    while pending:
+        node, top = pending.pop()
+        values = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for key, value in values:
+            if key in ("@context", "@import"):
+                iri = _reference(value)
+                if iri is not None:
+                    raise OntologyError(f"{path}: its {key} refers to {iri}, which is not fetched; inline that "
+                                        f"context (its JSON object in place of the reference)")
+                if key == "@context" and not top:
+                    raise OntologyError(f"{path}: a @context inside a node or a term definition is not read; "
+                                        f"move its terms into the document's top-level @context")
+            pending.append((value, False))
+
+
+def _check_lines(path: Path, text: str) -> None:
+    """rdflib reads an N-Triples line 2 KB at a time and matches it from its start again after
+    each read: quadratic in the line's length (a 4 MB line took 44 s). Its Turtle parser reads
+    such a line at once."""
+    lengths = [len(match.group()) for match in LONG_LINE.finditer(text)]
+    if sum(length**2 for length in lengths) > LONG_LINES_WORK:
+        raise OntologyError(f"{path}: {len(lengths)} line(s) of up to {max(lengths) / 2**20:.1f} MB, which rdflib "
+                            f"reads in time growing with the square of their length; save it as Turtle (.ttl)")
+
+
+def _reference(context) -> str | None:
+    """The IRI a context is given by, if it is: a string, alone or in lists (rdflib reads
+    lists of lists too)."""
+    if isinstance(context, list):
+        return next((iri for item in context if (iri := _reference(item)) is not None), None)
+    return context if isinstance(context, str) else None
 
 
 def _texts(graph: Graph, node, predicates) -> list[Literal]:
@@ -53,12 +115,12 @@ def _in_language(literals: list[Literal], language: str) -> list[str]:
                               if lit.language in (None, language) or (lit.language or "").startswith(language + "-")))
 
 
-def read_rdf(path: Path, language: str = "en") -> dict[str, Term]:
-    graph = _parse(path)
+def read_rdf(path: Path, data: bytes, language: str = "en") -> Terms:
+    graph = _parse(path, data)
     schemes = set(graph.subjects(RDF.type, SKOS.ConceptScheme))
     nodes = (set(graph.subjects(RDF.type, OWL.Class)) | set(graph.subjects(RDF.type, RDFS.Class))
              | set(graph.subjects(RDF.type, SKOS.Concept)) | set(graph.subjects(RDFS.subClassOf, None)) | schemes)
-    terms: dict[str, Term] = {}
+    terms = Terms()
     for node in nodes:
         if isinstance(node, BNode) or node in (OWL.Thing, OWL.Nothing):
             continue

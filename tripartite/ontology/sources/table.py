@@ -6,10 +6,11 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from tripartite.ontology.reader import OntologyError
-from tripartite.ontology.sources import Term, clean
+from tripartite.ontology.sources import Term, Terms, clean, utf8_text
 
 COLUMNS = {"id", "name", "parent", "parents", "synonyms", "related", "description", "definition", "obsolete"}
 SEPARATOR = re.compile(r"\s*[|;]\s*")
@@ -19,23 +20,21 @@ def _cells(value: str | None) -> list[str]:
     return [clean(v) for v in SEPARATOR.split(value or "") if clean(v)]
 
 
-def read_table(path: Path) -> dict[str, Term]:
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise OntologyError(f"{path}: not UTF-8 text; save it as UTF-8 (CSV UTF-8 in a spreadsheet)") from None
+def read_table(path: Path, data: bytes) -> Terms:
+    text = utf8_text(path, data, " (CSV UTF-8 in a spreadsheet)")
     delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
-    rows = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)  # quoted cells may hold newlines
-    header = {(h or "").strip().lower() for h in rows.fieldnames or []} - {""}  # a trailing comma: no column
-    if not {"id", "name"} <= header:
+    records = _records(path, text, delimiter)
+    _, first = next(records, (1, []))
+    header = [cell.strip().lower() for cell in first]
+    if not {"id", "name"} <= set(header):
         raise OntologyError(f"{path}: the header row must name the columns id and name "
                             f"(and optionally parent, synonyms, related, description, obsolete)")
-    unknown = sorted(header - COLUMNS)
+    unknown = sorted(set(header) - COLUMNS - {""})  # a trailing comma: no column
     if unknown:
         raise OntologyError(f"{path}: unknown column(s) {', '.join(unknown)}; allowed: {', '.join(sorted(COLUMNS))}")
-    terms: dict[str, Term] = {}
-    for line, row in enumerate(rows, start=2):
-        row = {(k or "").strip().lower(): v for k, v in row.items()}
+    terms = Terms()
+    for line, record in records:
+        row = dict(zip(header, record))
         term_id = clean(row.get("id") or "")
         if not term_id:
             raise OntologyError(f"{path}: line {line} has no id; give every row one")
@@ -47,3 +46,55 @@ def read_table(path: Path) -> dict[str, Term]:
                               clean(row.get("description") or row.get("definition") or ""),
                               (row.get("obsolete") or "").strip().lower() in {"true", "yes", "1", "x"})
     return terms
+
+
+def _records(path: Path, text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
+    """The non-blank records with the line each starts on. Strict, so that a stray quote is
+    an error here rather than a cell that swallows the rest of the file; quoted cells may hold
+    newlines, and a cell may be as long as the file."""
+    if len(text) > csv.field_size_limit():  # process-wide, and only ever raised: the file is bounded
+        csv.field_size_limit(len(text))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    while True:
+        line = reader.line_num + 1
+        try:
+            record = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise _malformed(path, text, delimiter, line, reader.line_num, exc) from None
+        if record:
+            yield line, record
+
+
+def _malformed(path: Path, text: str, delimiter: str, start: int, end: int, exc: csv.Error) -> OntologyError:
+    """One line for csv's error, naming where the quote opens when one never closes (csv only
+    says the data ended)."""
+    opening = _opening_quote(text, delimiter)
+    at_end = end == _line_of(text, len(text)) - text.endswith(("\n", "\r"))
+    if at_end and opening is not None and _line_of(text, opening) >= start:
+        return OntologyError(f"{path}: line {_line_of(text, opening)}: the quote opening a cell is never closed, so "
+                             f"the cell would run to the end of the file; close it, or double a quote meant inside "
+                             f"a cell (\"\")")
+    return OntologyError(f"{path}: line {end}: not a valid CSV row ({exc}); a quoted cell must end right after "
+                         f"its closing quote, and a quote inside it is doubled (\"\")")
+
+
+def _opening_quote(text: str, delimiter: str) -> int | None:
+    """Where the quote opening a cell that never closes is: the last run of an odd number of
+    quotes, if it starts a cell (inside such a cell quotes come in pairs; its opening quote
+    with the pairs after it is odd)."""
+    end = len(text)
+    while (last := text.rfind('"', 0, end)) >= 0:
+        first = last
+        while first > 0 and text[first - 1] == '"':
+            first -= 1
+        if (last - first) % 2 == 0:
+            return first if first == 0 or text[first - 1] in (delimiter, "\n", "\r") else None
+        end = first
+    return None
+
+
+def _line_of(text: str, offset: int) -> int:
+    """The line an offset is on, counting line ends as csv does: \n, \r\n or a lone \r."""
+    return 1 + text.count("\n", 0, offset) + text.count("\r", 0, offset) - text.count("\r\n", 0, offset)
