@@ -221,17 +221,20 @@ def ontology_draft(app: App, name: str, out: Path, max_concepts: int, max_classe
     check_name(name)
     if (seed is None) != (root is None):
         raise click.UsageError("--seed and --root go together: the file and the term whose branch to start from")
+    branch = None
+    if seed is not None:  # read and checked before the graph and the model are touched
+        from tripartite.ontology.branch import take_branch
+        from tripartite.ontology.sources import read_terms
+
+        branch = take_branch(read_terms(seed, max_mb=max_mb), root, str(seed))
     chunks = app.graph.run("ontology/draft_chunks")
     if not chunks:
         raise TripartiteError("no documents ingested; run `tripartite ingest PATH` first, then draft from them")
     embedder = make_embedder(app.settings)
     summary = {"name": name, "chunks": len(chunks), "prompt_tokens": 0, "seed_unseen": 0}
-    if seed is not None:
-        from tripartite.ontology.branch import take_branch
+    if branch is not None:
         from tripartite.ontology.draft import seeded_classes
-        from tripartite.ontology.sources import read_terms
 
-        branch = take_branch(read_terms(seed, max_mb=max_mb), root, str(seed))
         summary["problems"] = branch.problems  # cycles, missing parents, duplicate names: as import says them
         classes, summary["seed_unseen"] = seeded_classes(chunks, embedder.embed, branch.classes, max_concepts)
         how = f"seeded from {seed.name} under {branch.root.id}"
