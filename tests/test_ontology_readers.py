@@ -247,6 +247,33 @@ def test_an_n_triples_line_of_megabytes_is_refused_at_once(tmp_path):
     assert len(read_terms(tmp_path / "long.ttl")["http://x.org/a"].name) == 4_000_000
 
 
+TURTLE_HEAD = ("@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+               "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n")
+
+
+@pytest.mark.parametrize("literal, words", [
+    ('"""' + "a\n" * 200_000 + '"""', "a literal (between triple quotes) of 391 KB"),
+    ('"' + "\\t" * 1_000_000 + '"', "a line of more than 100,000 escapes"),
+])
+def test_turtle_literals_rdflib_reads_in_quadratic_time_are_refused_at_once(tmp_path, literal, words):
+    """rdflib's Turtle reader is quadratic in a literal's lines and escapes (2 MB of escapes
+    took 14 s): such a literal is refused before it starts."""
+    ttl = tmp_path / "long.ttl"
+    ttl.write_text(TURTLE_HEAD + f"<http://x.org/a> a owl:Class ; rdfs:comment {literal} .\n", encoding="utf-8")
+    line, seconds = one_line_error(ttl, timeout=120)
+    assert words in line and seconds < 5
+
+
+def test_turtle_literals_far_apart_read(tmp_path):
+    """Two short triple-quoted literals with a megabyte of triples between them: read."""
+    middle = "".join(f"<http://x.org/c{i}> a owl:Class ; rdfs:subClassOf <http://x.org/a> .\n" for i in range(12_000))
+    ttl = tmp_path / "apart.ttl"
+    ttl.write_text(TURTLE_HEAD + '<http://x.org/a> a owl:Class ; rdfs:label """first""" .\n' + middle
+                   + '<http://x.org/b> a owl:Class ; rdfs:label """last""" .\n', encoding="utf-8")
+    terms = read_terms(ttl)
+    assert terms["http://x.org/a"].name == "first" and terms["http://x.org/b"].name == "last" and len(terms) > 12_000
+
+
 # ---- CSV ----------------------------------------------------------------------------------------
 def test_a_csv_cell_over_the_csv_modules_limit_reads(tmp_path):
     table = tmp_path / "long.csv"

@@ -42,6 +42,8 @@ def _parse(path: Path, data: bytes) -> Graph:
                 _check_contexts(path, text)
             if syntax == "nt":
                 _check_lines(path, text)
+            if syntax in ("turtle", "n3"):
+                _check_literals(path, text)
             graph.parse(data=text, format=syntax, publicID=path.resolve().as_uri())
     except OntologyError:
         raise
@@ -87,6 +89,28 @@ def _check_lines(path: Path, text: str) -> None:
     if sum(length**2 for length in lengths) > LONG_LINES_WORK:
         raise OntologyError(f"{path}: {len(lengths)} line(s) of up to {max(lengths) / 2**20:.1f} MB, which rdflib "
                             f"reads in time growing with the square of their length; save it as Turtle (.ttl)")
+
+
+LONG_QUOTE = re.compile(r'"""|\'\'\'')
+LITERAL_CHARS = 256 * 1024   # a triple-quoted literal: rdflib reads one in time growing with the square of its lines
+ESCAPES_PER_LINE = 100_000   # ... and of the escapes in it
+
+
+def _check_literals(path: Path, text: str) -> None:
+    """rdflib's Turtle reader is quadratic in a literal's lines and escapes (a 400 KB literal
+    of 200,000 lines took 2.6 s, 2 MB of escapes 14 s): a long triple-quoted span or a line
+    of very many escapes is refused before it starts. The spans are measured between quote
+    marks, comments and IRIs not told apart: a file can only be refused too soon, never late."""
+    marks = [match.start() for match in LONG_QUOTE.finditer(text)]
+    longest = max((b - a for a, b in zip(marks[::2], marks[1::2])), default=0)  # opening and closing marks
+    if longest > LITERAL_CHARS:
+        raise OntologyError(f"{path}: a literal (between triple quotes) of {longest / 1024:,.0f} KB, more than the "
+                            f"{LITERAL_CHARS // 1024} KB rdflib reads in reasonable time; shorten it, or save the "
+                            "file as RDF/XML (.owl)")
+    if text.count("\\") > ESCAPES_PER_LINE and \
+            any(line.count("\\") > ESCAPES_PER_LINE for line in text.splitlines()):
+        raise OntologyError(f"{path}: a line of more than {ESCAPES_PER_LINE:,} escapes (\\...), which rdflib reads in "
+                            "time growing with their square; save the file as RDF/XML (.owl)")
 
 
 def _reference(context) -> str | None:
