@@ -160,7 +160,7 @@ def test_offline_analyze_writes_extracts_with_provenance_and_is_incremental(driv
              min(size(m.embedding)) AS dims, collect(DISTINCT m.prompt_version) AS versions
         MATCH (o:Object {id: 'patient-b'})-[r:CONCERNS]->(c:Concept)
         RETURN mentioned, models, dims, versions, collect(c.key) AS b_concepts""")
-    assert edges["mentioned"] > 10 and edges["models"] == ["extractive-v1"] and edges["dims"] == 384
+    assert edges["mentioned"] > 10 and edges["models"] == ["extractive-v1"] and edges["dims"] == 384 + 512  # the default: MiniLM's block, bge-small-zh's
     assert edges["versions"][0].startswith("extracts-v1/")
     assert {"atrial_fibrillation", "palpitations", "anticoagulants", "alcohol"} <= set(edges["b_concepts"])
     assert one(driver, "MATCH (r:AnalysisRun) RETURN count(r) AS n, max(r.calls) AS calls")["calls"] > 0

@@ -48,7 +48,7 @@ def test_doctor_passes_on_a_migrated_database(neo4j_db, tmp_path):
     assert checks["Neo4j version >= 5.23"]["ok"] and checks["Neo4j version >= 5.23"]["detail"].startswith("5.")
     assert checks["APOC core"]["ok"] and checks["APOC Extended"]["ok"] and checks["Graph Data Science"]["ok"]
     assert checks["migrations current"]["ok"]
-    assert checks["embedding model loadable"]["ok"] and "384" in checks["embedding model loadable"]["detail"]
+    assert checks["embedding model loadable"]["ok"] and "896 dimensions" in checks["embedding model loadable"]["detail"]
     assert checks["LLM endpoint"]["ok"]
     assert checks["triplet graph"]["ok"] and checks["triplet graph"]["detail"].startswith("not built")
     # The selection store's version, and the path its steps take on this server (and why).

@@ -361,15 +361,19 @@ def test_search_lists_only_what_its_prompt_holds_and_points_cite_their_own_chunk
 
 def test_a_global_query_embeds_only_itself(env, neo4j_db):
     from tripartite.infra.config import load_settings
-    from tripartite.infra.embeddings import MiniLMEmbedder
+    from tripartite.infra.embeddings import LanguageRoutedEmbedder, local_embedder
     from tripartite.infra.graph import Graph
     from tripartite.infra.llm.runner import LLMRunner
     from tripartite.search.global_search import PointRanker, global_search
 
     build(env, GUIDELINES)
+    members = list(local_embedder(load_settings(env={})).members.values())
 
-    class Counting(MiniLMEmbedder):
+    class Counting(LanguageRoutedEmbedder):
         texts = 0
+
+        def __init__(self, cache_dir):
+            super().__init__(members)
 
         def embed(self, texts):
             Counting.texts += len(texts)

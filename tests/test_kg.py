@@ -184,11 +184,11 @@ def test_vector_cypher_retriever_walks_from_chunks_to_their_entities(ingested, d
     from neo4j_graphrag.retrievers import VectorCypherRetriever
 
     from tripartite.infra.config import load_settings
-    from tripartite.infra.embeddings import MiniLMEmbedder, as_graphrag_embedder
+    from tripartite.infra.embeddings import as_graphrag_embedder, make_embedder
     from tripartite.search.vector import quiet_graphrag_id_deprecation
 
     assert invoke(["kg", "extract"], ingested).exit_code == 0
-    embedder = MiniLMEmbedder(load_settings().cache_dir)
+    embedder = make_embedder(load_settings(env={}))
     retriever = VectorCypherRetriever(
         driver, "chunk_embedding", embedder=as_graphrag_embedder(embedder), neo4j_database=neo4j_db.database,
         retrieval_query="MATCH (node)<-[:FROM_CHUNK]-(e:__Entity__) "

@@ -215,21 +215,21 @@ def test_vector_retriever_finds_the_expected_chunk(driver, env, corpus, neo4j_db
     from neo4j_graphrag.retrievers import VectorRetriever
 
     from tripartite.infra.config import load_settings
-    from tripartite.infra.embeddings import MiniLMEmbedder, as_graphrag_embedder
+    from tripartite.infra.embeddings import as_graphrag_embedder, make_embedder
     from tripartite.search.vector import quiet_graphrag_id_deprecation
 
     result = invoke(["ingest", str(corpus)], env)
     assert result.exit_code == 0, result.output
     embedded = one(driver, "MATCH (c:Chunk) RETURN count(c) AS all, count(c.embedding) AS embedded")
     assert embedded["all"] == embedded["embedded"] > 0
-    embedder = MiniLMEmbedder(load_settings(env={}).cache_dir)
+    embedder = make_embedder(load_settings(env={}))
     retriever = VectorRetriever(driver, "chunk_embedding", embedder=as_graphrag_embedder(embedder),
                                 return_properties=["id", "text", "section_id"], neo4j_database=neo4j_db.database)
     with quiet_graphrag_id_deprecation():  # we read no default id column (see tripartite/search/vector.py)
         found = retriever.search(query_text="Which blood thinners lower the risk of stroke?", top_k=3)
     top = found.items[0].content
     assert "Anticoagulants" in top and "apixaban" in top.lower()
-    assert invoke(["embed"], env).output.strip() == "embedded 0 chunks"  # nothing left to embed
+    assert invoke(["embed"], env).output.strip() == "embedded 0 chunks, 0 extracts, 0 community reports"  # nothing left
     # The project's own vector search goes through the retriever with no deprecation warning
     # left (the filter in pyproject.toml fails only the project's own; this fails any).
     import warnings
@@ -265,7 +265,13 @@ def test_openai_compatible_embeddings_over_http(driver, neo4j_db, tmp_path, corp
     planned = invoke(["analyze", "--dry-run", "--json"], cli_env(neo4j_db, tmp_path))
     assert planned.exit_code == 0, planned.output
     assert json.loads(planned.output)["chunk"]["calls"] > 0
-    # Switching to the local model: the index size no longer fits, and the error says so.
-    local = invoke(["embed"], cli_env(neo4j_db, tmp_path))
-    assert local.exit_code == 1
-    assert "vector index chunk_embedding holds 64-dimensional vectors but the embedding model gives 384" in local.output
+    # Switching to the local model: `embed --dry-run` says what another model made and what it
+    # would re-embed; `embed` re-embeds it and makes the index again for the new size.
+    local = cli_env(neo4j_db, tmp_path)
+    planned = json.loads(invoke(["embed", "--dry-run", "--json"], local).output)
+    assert planned["stale"]["chunks"] == stored["n"] and planned["indexes_rebuilt"] == ["chunk_embedding"]
+    assert invoke(["embed"], local).exit_code == 0
+    dims = one(driver, "SHOW VECTOR INDEXES YIELD name, options WHERE name = 'chunk_embedding' "
+                       "RETURN options.indexConfig.`vector.dimensions` AS d")["d"]
+    assert dims == 896 and one(driver, "MATCH (c:Chunk) RETURN collect(DISTINCT c.embedding_model) AS m")["m"] == [
+        "all-MiniLM-L6-v2+bge-small-zh-v1.5"]

@@ -314,19 +314,39 @@ def _product_manual(sections: int, answer_at: int) -> tuple[str, str]:
 
 
 def test_hybrid_finds_by_words_what_the_english_embedder_cannot_read(migrated_env, tmp_path):
-    """all-MiniLM-L6-v2 reads English: among 100 look-alike Chinese sections the one that answers
-    is not among the chunks closest to the question, so vector RAG misses it; the full-text
-    index (cjk analyzer) finds it by the question's words, and hybrid quotes it first."""
+    """all-MiniLM-L6-v2 alone (the default before 2026-12-05) reads English: among 100
+    look-alike Chinese sections the one that answers is not among the chunks closest to the
+    question, so vector RAG misses it; the full-text index (cjk analyzer) finds it by the
+    question's words, and hybrid quotes it first."""
+    english_only = {**migrated_env, "TRIPARTITE_EMBEDDING_MODEL": "all-MiniLM-L6-v2"}
     text, answer = _product_manual(100, 57)
     manual = tmp_path / "manual.md"
     manual.write_text(text, encoding="utf-8")
-    ok(["ingest", str(manual)], migrated_env)
+    ok(["ingest", str(manual)], english_only)
     question = "哪款产品的事务处理用的是可串行化隔离？"
-    rag = as_json(["search", "rag", question, "--max-tokens", "2000"], migrated_env)
+    rag = as_json(["search", "rag", question, "--max-tokens", "2000"], english_only)
     assert answer not in [r["section_path"][-1] for r in rag["references"]]
-    hybrid = as_json(["search", "hybrid", question, "--max-tokens", "300"], migrated_env)
+    hybrid = as_json(["search", "hybrid", question, "--max-tokens", "300"], english_only)
     assert hybrid["references"][0]["section_path"][-1] == answer
     assert "可串行化隔离级别" in hybrid["prompt"].split("Passages:")[1]
+
+
+def test_the_default_reads_chinese_with_a_chinese_model(migrated_env, tmp_path):
+    """The default reads each text with the model of its language: the same Chinese manual is
+    read by bge-small-zh-v1.5, and hybrid still quotes the answering section first. A
+    Chinese and an English chunk are never compared (their vectors share no dimension)."""
+    text, answer = _product_manual(100, 57)
+    manual = tmp_path / "manual.md"
+    manual.write_text(text + "\n## Maintenance\n\nThe maintenance team restarts every server once a month.\n",
+                      encoding="utf-8")
+    ok(["ingest", str(manual)], migrated_env)
+    question = "哪款产品的事务处理用的是可串行化隔离？"
+    hybrid = as_json(["search", "hybrid", question, "--max-tokens", "300"], migrated_env)
+    assert hybrid["references"][0]["section_path"][-1] == answer
+    rag = as_json(["search", "rag", question, "--max-tokens", "2000"], migrated_env)
+    assert "Maintenance" not in [r["section_path"][-1] for r in rag["references"]]  # English: cosine 0, ranked last
+    english = as_json(["search", "rag", "How often are the servers restarted?", "--max-tokens", "120"], migrated_env)
+    assert english["references"][0]["section_path"][-1] == "Maintenance"
 
 
 MACHINE_PARTS = ["Coolant pump", "Spindle motor", "Door lock", "Air compressor", "Conveyor belt", "Hydraulic press",
@@ -357,19 +377,19 @@ def test_hybrid_reads_a_chunk_by_its_headings_and_embed_fills_what_an_older_grap
     driver.execute_query("MATCH (c:Chunk) REMOVE c.context_embedding")  # as a graph from before this version
     older = as_json(["search", "hybrid", question, "--max-tokens", "200"], migrated_env)
     assert older["references"] and "12 chunks lack an embedding" in older["note"]  # answers, by the text alone, and says so
-    doctor = {c["name"]: c for c in json.loads(invoke(["doctor", "--json"], migrated_env).output)}["chunks embedded"]
+    doctor = {c["name"]: c for c in json.loads(invoke(["doctor", "--json"], migrated_env).output)}["vectors embedded"]
     assert not doctor["ok"] and "12 chunks lack" in doctor["detail"] and "tripartite embed" in doctor["detail"]
     assert "embedded 12 chunks" in ok(["embed"], migrated_env)
     assert driver.execute_query("MATCH (c:Chunk) WHERE c.context_embedding IS NULL RETURN count(c) AS n").records[0]["n"] == 0
     again = as_json(["search", "hybrid", question, "--max-tokens", "200"], migrated_env)
     assert again["references"][0]["section_path"][-1] == "Welding torch" and not again["note"]
-    doctor = {c["name"]: c for c in json.loads(invoke(["doctor", "--json"], migrated_env).output)}["chunks embedded"]
-    assert doctor["ok"] and "every chunk has both vectors from all-MiniLM-L6-v2" in doctor["detail"]
+    doctor = {c["name"]: c for c in json.loads(invoke(["doctor", "--json"], migrated_env).output)}["vectors embedded"]
+    assert doctor["ok"] and "chunks 12 by all-MiniLM-L6-v2+bge-small-zh-v1.5" in doctor["detail"]
 
 
 def test_only_text_the_embedder_cannot_read_leans_on_the_full_text_score():
-    from tripartite.infra.embeddings import MiniLMEmbedder, OpenAIEmbedder
     from tripartite.infra.config import load_settings
+    from tripartite.infra.embeddings import MiniLMEmbedder, OpenAIEmbedder, local_embedder
     from tripartite.search.hybrid import candidates, unread_share
 
     def chunk(chunk_id: str, text: str, cosine: float, lexical: float) -> dict:
@@ -392,3 +412,9 @@ def test_only_text_the_embedder_cannot_read_leans_on_the_full_text_score():
     assert unread_share("TuGraph图数据库由蚂蚁集团研发", MiniLMEmbedder) == pytest.approx(11 / 18)
     assert unread_share("Apixaban, rivaroxaban, café", MiniLMEmbedder) == 0.0
     assert unread_share("图数据库", OpenAIEmbedder) == 0.0 and unread_share("", MiniLMEmbedder) == 0.0
+    # The default reads each language with its own model: a text is unread only by a question
+    # of the other language (their vectors are never compared).
+    routed = local_embedder(load_settings(env={}))
+    assert unread_share("图数据库由蚂蚁集团研发", routed, "哪个团队研发了图数据库？") == 0.0
+    assert unread_share("图数据库由蚂蚁集团研发", routed, "Who develops the graph database?") == 1.0
+    assert unread_share("Apixaban lowers the risk.", routed, "Which drug lowers the risk?") == 0.0

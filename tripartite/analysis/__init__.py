@@ -8,7 +8,7 @@ from typing import Iterator
 from tripartite.analysis.analyzer import Analyzer, Plan, dry_run_figures
 from tripartite.analysis.extractive import ExtractiveProvider
 from tripartite.infra.config import Settings
-from tripartite.infra.embeddings import MiniLMEmbedder
+from tripartite.infra.embeddings import local_embedder
 from tripartite.infra.graph import Graph
 from tripartite.infra.llm import open_runner
 
@@ -20,6 +20,6 @@ def open_analyzer(settings: Settings, graph: Graph, offline: bool = False, concu
                   prefilter: bool = True, ontology: str | None = None) -> Iterator[Analyzer]:
     """An Analyzer over the loaded concepts (or one ontology's): the configured LLM, or the
     offline extractive provider; the answer cache is closed at the end of the block."""
-    embedder = MiniLMEmbedder(settings.cache_dir)  # extracts and concepts are compared in its space
+    embedder = local_embedder(settings)  # extracts and concepts are compared in its space, whatever embeds chunks
     with open_runner(settings, ExtractiveProvider(embedder), offline=offline, concurrency=concurrency) as runner:
         yield Analyzer(graph, embedder, runner, prefilter=prefilter, ontology=ontology)

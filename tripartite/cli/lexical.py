@@ -82,14 +82,46 @@ def ingest_command(app: App, paths: tuple[str, ...], chunk_tokens: int | None, m
     return {**report.as_dict(), "embedded": embedded}
 
 
+def _embed_lines(result: dict) -> list[str]:
+    if "embedded" in result:
+        return [f"embedded {result['embedded']['chunks']} chunks, {result['embedded']['extracts']} extracts, "
+                f"{result['embedded']['communities']} community reports"]
+    lines = [f"models: chunks and reports {result['models']['chunks']}, extracts {result['models']['extracts']}"]
+    lines += [f"  {row['kind']:<12} {row['items']:>8,}  {row['model'] or 'not embedded'}" for row in result["by_model"]]
+    stale = {kind: n for kind, n in result["stale"].items() if n}
+    if not stale:
+        return lines + ["nothing to re-embed"]
+    return lines + [f"to re-embed: {', '.join(f'{n:,} {kind}' for kind, n in stale.items())}, about "
+                    f"{result['seconds']:,.0f} s on this machine"
+                    + (f"; vector indexes rebuilt: {', '.join(result['indexes_rebuilt'])}" if result["indexes_rebuilt"]
+                       else "") + "; run `tripartite embed` (it resumes where it stops), then `tripartite select`"]
+
+
 @click.command("embed")
-@output(lambda result: [f"embedded {result['embedded']} chunks"])
+@click.option("--dry-run", is_flag=True, help="Say what each model made, what would be re-embedded and about how "
+                                              "long it takes; change nothing.")
+@output(_embed_lines)
 @pass_app
-def embed_command(app: App) -> dict:
-    """Embed every chunk that has no vector from the configured model yet: its text's, and its
-    headings' and text's (hybrid search ranks by both; a graph ingested before the second
-    existed gets it here)."""
-    return {"embedded": embed_pending(app)}
+def embed_command(app: App, dry_run: bool) -> dict:
+    """Make every vector of the graph with the configured models: chunks (their text's, and their
+    headings' and text's), the pre-analysis' extracts and community reports. After a model
+    change, what another model made is re-embedded in batches, each in its own transaction (an
+    interrupted run resumes); a vector index of another size is made again."""
+    from tripartite.infra.embeddings import local_embedder, make_embedder
+    from tripartite.infra.locks import run_lock
+    from tripartite.reembed import Embedders, plan, reembed
+
+    embedders = Embedders(make_embedder(app.settings), local_embedder(app.settings))
+    planned = plan(app.graph, embedders)
+    if dry_run:
+        return planned
+    total = sum(planned["stale"].values())
+    with run_lock(app.graph, "analyze", "embed", say), run_lock(app.graph, "select", "embed", say), \
+            progress(f"Embedding ({embedders.chunks.name})", total) as bar:
+        done = reembed(app.graph, embedders, on_progress=bar.update)
+    if done["extracts"]:
+        say("note: the extracts' vectors changed; run `tripartite select` before asking for prompts")
+    return {"embedded": done, "models": embedders.models()}
 
 
 @click.group("documents")

@@ -136,7 +136,7 @@ def search_group() -> None:
 def question_search(app: App, mode: str, question: str, max_tokens: int | None, dry_run: bool, answer: bool,
                     offline: bool, concurrency: int, selection: str | None = None) -> dict:
     """The tripartite, rag or hybrid prompt for QUESTION (local and global have their own options)."""
-    from tripartite.infra.embeddings import MiniLMEmbedder, make_embedder
+    from tripartite.infra.embeddings import local_embedder, make_embedder
     from tripartite.search.modes import question_prompt
 
     if dry_run and mode != "tripartite":
@@ -147,7 +147,7 @@ def question_search(app: App, mode: str, question: str, max_tokens: int | None, 
         from tripartite.analysis import Analyzer
         from tripartite.analysis.extractive import ExtractiveProvider
 
-        extracts_embedder = MiniLMEmbedder(app.settings.cache_dir)
+        extracts_embedder = local_embedder(app.settings)
         offline_provider = ExtractiveProvider(extracts_embedder)
         chosen = app.settings.selection
 

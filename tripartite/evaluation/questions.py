@@ -266,7 +266,7 @@ def evaluate_questions(settings, graph, path: Path, modes: list[str], budgets: l
 
     from tripartite.analysis import Analyzer
     from tripartite.analysis.extractive import ExtractiveProvider
-    from tripartite.infra.embeddings import MiniLMEmbedder, chunk_embedder
+    from tripartite.infra.embeddings import chunk_embedder, local_embedder
     from tripartite.infra.llm import open_runner
     from tripartite.search.global_search import PointRanker
     from tripartite.search.modes import question_prompt
@@ -283,7 +283,7 @@ def evaluate_questions(settings, graph, path: Path, modes: list[str], budgets: l
     with ExitStack() as stack:
         search_runner = stack.enter_context(open_runner(settings, PointRanker(), offline=offline,
                                                         concurrency=concurrency))
-        extracts_embedder = MiniLMEmbedder(settings.cache_dir)
+        extracts_embedder = local_embedder(settings)
         reader = stack.enter_context(open_runner(settings, ExtractiveProvider(extracts_embedder), offline=offline,
                                                  concurrency=concurrency))
         analyzer = Analyzer(graph, extracts_embedder, reader)

@@ -82,10 +82,11 @@ class LLMSettings:
 
 @dataclass(frozen=True)
 class EmbeddingSettings:
-    """local: all-MiniLM-L6-v2 on this machine; openai: an OpenAI-compatible /embeddings endpoint."""
+    """local: models on this machine ("auto": each language by its own model; a known model's
+    name; a folder holding an ONNX model); openai: an OpenAI-compatible /embeddings endpoint."""
 
     provider: str = "local"
-    model: str = "all-MiniLM-L6-v2"
+    model: str = "auto"
     batch_size: int = 8
     # The model reads Latin-script text only (hybrid search then leans on words elsewhere); None:
     # yes for the local model, no for an endpoint (set it for an English model served there).
@@ -251,7 +252,7 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
     provider = env.get("TRIPARTITE_EMBEDDING_PROVIDER") or embeddings.get("provider", "local")
     if provider not in ("local", "openai"):
         raise ConfigError(f"embedding provider {provider!r} is unknown; use 'local' or 'openai'")
-    default_model = "all-MiniLM-L6-v2" if provider == "local" else "text-embedding-3-small"
+    default_model = EmbeddingSettings.model if provider == "local" else "text-embedding-3-small"
     embedding_settings = EmbeddingSettings(
         provider=provider,
         model=env.get("TRIPARTITE_EMBEDDING_MODEL") or embeddings.get("model") or default_model,

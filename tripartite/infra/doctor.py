@@ -86,18 +86,28 @@ def _selection_check(graph: Graph, settings: Settings) -> Check:
 
 
 def _chunk_vectors_check(graph: Graph, settings: Settings) -> Check:
-    """Chunks without both vectors from the configured model (the text's, and the headings' and
-    text's that hybrid search ranks by): a graph ingested by an older version, or before the
-    model changed, until `tripartite embed` runs."""
-    from tripartite.infra.embeddings import MiniLMEmbedder
+    """Which embedding model made which vectors (chunks, extracts, community reports), and
+    whether any lacks one from the configured models: a graph ingested by an older version, or
+    before the model changed, until `tripartite embed` runs (`--dry-run` says how much)."""
+    from tripartite.infra.embeddings import local_embedder, make_embedder
     from tripartite.lexical.embed import pending_line
 
-    model = settings.embeddings.model if settings.embeddings.provider == "openai" else MiniLMEmbedder.name
+    chunks = settings.embeddings.model if settings.embeddings.provider == "openai" else make_embedder(settings).name
+    wanted = {"chunks": chunks, "communities": chunks, "extracts": local_embedder(settings, fetch=False).name}
     try:
-        missing = pending_line(graph, model)
+        missing = pending_line(graph, chunks)
+        rows = graph.run("pipeline/vectors_by_model")
     except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError):
-        return Check("chunks embedded", False, "skipped: the database does not answer", required=False)
-    return Check("chunks embedded", not missing, missing or f"every chunk has both vectors from {model}", required=False)
+        return Check("vectors embedded", False, "skipped: the database does not answer", required=False)
+    made = "; ".join(f"{r['kind']} {r['items']:,} by {r['model'] or 'none (not embedded)'}" for r in rows)
+    stale = sorted({r["kind"] for r in rows if r["model"] != wanted[r["kind"]]})
+    if not rows:
+        return Check("vectors embedded", True, "nothing embedded yet", required=False)
+    if missing or stale:
+        fix = missing or (f"{', '.join(stale)} embedded by another model than the configured one: run `tripartite "
+                          "embed` (`--dry-run` first says how much and how long)")
+        return Check("vectors embedded", False, f"{fix} ({made})", required=False)
+    return Check("vectors embedded", True, f"every vector is from the configured models: {made}", required=False)
 
 
 def _triplet_graph_check(graph: Graph) -> Check:
@@ -255,9 +265,9 @@ def _migrations_check(graph: Graph, settings: Settings) -> Check:
 
 def _embedding_check(settings: Settings) -> Check:
     try:
-        from tripartite.infra.embeddings import MiniLMEmbedder  # onnxruntime loads slowly: only here
+        from tripartite.infra.embeddings import local_embedder  # onnxruntime loads slowly: only here
 
-        embedder = MiniLMEmbedder(settings.cache_dir)
+        embedder = local_embedder(settings)
         vector = embedder.embed(["doctor"])[0]
         return Check("embedding model loadable", True, f"{embedder.name}, {vector.shape[0]} dimensions")
     except TripartiteError as exc:

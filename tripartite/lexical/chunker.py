@@ -38,8 +38,13 @@ class _Piece:
     paragraph: int
 
 
-def chunker_signature(counter: TokenCounter, max_tokens: int) -> str:
-    return f"{CHUNKER_VERSION}/{counter.name}/{max_tokens}"
+def chunker_signature(counter: TokenCounter, max_tokens: int, document: ParsedDocument | None = None) -> str:
+    """What the chunks depend on besides the text: the chunker, the tokenizers that counted
+    (for a counter that routes by language, the ones this document's sections went to), the size."""
+    name = counter.name
+    if document is not None and hasattr(counter, "name_for"):
+        name = counter.name_for([section.body for section in document.sections])
+    return f"{CHUNKER_VERSION}/{name}/{max_tokens}"
 
 
 def _pieces_by_section(document: ParsedDocument, counter: TokenCounter, max_tokens: int) -> list[list[_Piece]]:
@@ -98,7 +103,7 @@ def _pack(pieces: list[_Piece], max_tokens: int) -> list[tuple[str, int]]:
 
 def chunk_document(document: ParsedDocument, counter: TokenCounter,
                    max_tokens: int = DEFAULT_CHUNK_TOKENS) -> DocumentRecords:
-    records = DocumentRecords(document, chunker_signature(counter, max_tokens))
+    records = DocumentRecords(document, chunker_signature(counter, max_tokens, document))
     seen_paths: dict[tuple[str, ...], int] = {}
     section_ids: list[str] = []
     index = 0

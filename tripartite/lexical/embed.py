@@ -24,8 +24,9 @@ def ensure_vector_index(graph: Graph, dimensions: int, index_name: str = INDEX_N
     existing = graph.one("lexical/vector_index_dimensions", index_name=index_name)
     if existing and existing["dimensions"] != dimensions:
         raise TripartiteError(f"vector index {index_name} holds {existing['dimensions']}-dimensional vectors but the "
-                              f"embedding model gives {dimensions}; drop it (DROP INDEX {index_name}) and run "
-                              "`tripartite embed` to rebuild it for the new model")
+                              f"embedding model gives {dimensions}: the graph was embedded by another model; run "
+                              "`tripartite embed` (`--dry-run` says how much it re-embeds and about how long it "
+                              "takes), which re-embeds it and rebuilds the index")
     if not existing:
         graph.run("lexical/chunk_vector_index", index_name=index_name, dimensions=dimensions)
 

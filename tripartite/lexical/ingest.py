@@ -89,7 +89,6 @@ def _ingest(graph: Graph, paths: list[str], counter, max_tokens: int, max_bytes:
                       for p in found.unsupported]
     ids, report.renamed = document_ids(graph, found.supported, replace)
     states = document_states(graph, list(ids.values())) if ids else {}
-    signature = chunker_signature(counter, max_tokens)
     batch: list[DocumentRecords] = []
     batch_chunks = 0
 
@@ -124,6 +123,7 @@ def _ingest(graph: Graph, paths: list[str], counter, max_tokens: int, max_bytes:
             report.failed.append({"path": str(path), "error": str(exc)})
             continue
         state = states.get(document_id)
+        signature = chunker_signature(counter, max_tokens, parsed)
         if state and state["content_hash"] == parsed.content_hash and state["chunker"] == signature \
                 and state["path"] == parsed.path:
             report.unchanged.append({"id": document_id, "path": str(path)})

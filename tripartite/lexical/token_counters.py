@@ -6,17 +6,17 @@ from typing import Sequence
 
 
 class WordPieceCounter:
-    """Word pieces of all-MiniLM-L6-v2, without the [CLS] and [SEP] the model adds."""
+    """Word pieces of a local model (all-MiniLM-L6-v2 unless another is given), without the
+    [CLS] and [SEP] the model adds."""
 
-    name = "all-MiniLM-L6-v2"
-    window = 256
+    def __init__(self, cache_dir: Path | None = None, embedder=None):
+        if embedder is None:
+            from tripartite.infra.embeddings import MiniLMEmbedder
 
-    def __init__(self, cache_dir: Path):
-        from tokenizers import Tokenizer
-
-        from tripartite.infra.model_assets import tokenizer_path
-
-        self.tokenizer = Tokenizer.from_file(str(tokenizer_path(cache_dir)))
+            embedder = MiniLMEmbedder(cache_dir)
+        self.name = embedder.name
+        self.window = embedder.max_tokens
+        self.tokenizer = embedder.tokenizer.__class__.from_str(embedder.tokenizer.to_str())  # a copy of its own
         self.tokenizer.no_padding()
         self.tokenizer.no_truncation()
 
@@ -43,6 +43,45 @@ class WordPieceCounter:
             pieces.append((text[begin:end].strip(), end_token - start_token))
             start_token = end_token
         return [p for p in pieces if p[0]]
+
+
+class RoutedCounter:
+    """Each text counted by the tokenizer of the model that will read it (its language's: see
+    LanguageRoutedEmbedder), so a chunk fits the window of the model it goes to."""
+
+    def __init__(self, embedder):
+        from tripartite.infra.embeddings import text_language
+
+        self.language = text_language
+        self.counters = {language: WordPieceCounter(embedder=member) for language, member in embedder.members.items()}
+        self.fallback = next(iter(self.counters.values()))
+        self.name = embedder.name
+        self.window = min(c.window for c in self.counters.values())
+
+    def _for(self, text: str) -> WordPieceCounter:
+        return self.counters.get(self.language(text), self.fallback)
+
+    def name_for(self, texts: Sequence[str]) -> str:
+        """The tokenizers a document's texts go to, named: an English document is counted as
+        all-MiniLM-L6-v2 alone counted it, so its chunker signature (and chunks) stay as they were."""
+        used = {self._for(text).name for text in texts}
+        return "+".join(c.name for c in self.counters.values() if c.name in used) or self.fallback.name
+
+    def count_many(self, texts: Sequence[str]) -> list[int]:
+        counts = [0] * len(texts)
+        groups: dict[int, list[int]] = {}
+        counters = {}
+        for i, text in enumerate(texts):
+            counter = self._for(text)
+            counters[id(counter)] = counter
+            groups.setdefault(id(counter), []).append(i)
+        for key, rows in groups.items():
+            for i, n in zip(rows, counters[key].count_many([texts[i] for i in rows])):
+                counts[i] = n
+        return counts
+
+    def split_long(self, text: str, max_tokens: int) -> list[tuple[str, int]]:
+        return self._for(text).split_long(text, max_tokens)
 
 
 class TiktokenCounter:
@@ -76,8 +115,12 @@ class TiktokenCounter:
         return pieces
 
 
-def make_token_counter(settings):
+def make_token_counter(settings, embedder=None):
     """Chunk sizes are counted in the embedding model's own tokens."""
     if settings.embeddings.provider == "openai":
         return TiktokenCounter()
-    return WordPieceCounter(settings.cache_dir)
+    if embedder is None:
+        from tripartite.infra.embeddings import local_embedder
+
+        embedder = local_embedder(settings)
+    return RoutedCounter(embedder) if hasattr(embedder, "members") else WordPieceCounter(embedder=embedder)

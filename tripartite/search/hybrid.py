@@ -89,10 +89,20 @@ def keyword_share(text: str, weights: list[tuple[re.Pattern, float]]) -> float:
     return sum(w for p, w in weights if p.search(text)) / total if total else 0.0
 
 
-def unread_share(text: str, embedder) -> float:
-    """The share of the text's letters the embedder cannot read: those outside the Latin
-    script for an English-only model (all-MiniLM-L6-v2), none for a multilingual one. There the
-    cosine says little, and the chunk's full-text score stands in for it."""
+def unread_share(text: str, embedder, question: str = "") -> float:
+    """The share of the text's letters whose meaning its cosine to the question misses: with
+    the default (each language by its own model), all of them when the text and the question
+    are of two languages (their vectors are never compared); those outside the Latin script for
+    an English-only model (all-MiniLM-L6-v2); none for a multilingual one. There the cosine
+    says little, and the chunk's full-text score stands in for it."""
+    members = getattr(embedder, "members", None)
+    if members:
+        from tripartite.infra.embeddings import text_language
+
+        language = text_language(text)
+        if language != text_language(question):
+            return 1.0
+        embedder = members.get(language, embedder)
     if not getattr(embedder, "latin_only", False):
         return 0.0
     letters = [c for c in text if c.isalpha()]
@@ -103,7 +113,7 @@ def _sentences(text: str) -> list[str]:
     return [x.strip() for p in sentences_of(text or "") for x in p if x.strip()]
 
 
-def candidates(found: dict, keywords: list[str], question_vector: np.ndarray, embedder) -> list[dict]:
+def candidates(found: dict, keywords: list[str], question_vector: np.ndarray, embedder, question: str = "") -> list[dict]:
     """Chunks and community summaries scored on the one scale (see the module doc), best first;
     each chunk with its sentences scored the same way, for its excerpt."""
     weights = keyword_weights(keywords, [c["text"] or "" for c in found["chunks"]])
@@ -114,7 +124,7 @@ def candidates(found: dict, keywords: list[str], question_vector: np.ndarray, em
         items.append({"kind": "chunk", "chunk": chunk, "sentences": _sentences(chunk["text"]),
                       "cosine": chunk["cosine"], "keywords": keyword_share(chunk["text"] or "", weights),
                       "entities": len(chunk["entities"]) / seeds,
-                      "lexical": chunk["lexical"] * unread_share(chunk["text"] or "", embedder)})
+                      "lexical": chunk["lexical"] * unread_share(chunk["text"] or "", embedder, question)})
     for community in found["communities"]:
         text = (community["summary"] or "").strip()
         if text:
@@ -253,7 +263,7 @@ def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens
         raise TripartiteError("there are no chunks to search; ingest documents with `tripartite ingest PATH`")
     packing = Packing(question, max_tokens)
     used = packing.tokens()
-    pending = candidates(found, keywords, vector, embedder)
+    pending = candidates(found, keywords, vector, embedder, question)
     while pending and max_tokens - used >= 20:
         item = max(pending, key=lambda i: i["score"] - REDUNDANCY_WEIGHT * i["redundancy"])
         pending.remove(item)

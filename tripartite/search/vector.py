@@ -45,8 +45,16 @@ def retrieve(graph: Graph, embedder, query: str, top_k: int | None, min_score: f
     retriever = VectorRetriever(graph.driver, INDEX_NAME, embedder=as_graphrag_embedder(embedder),
                                 return_properties=["id", "text"], result_formatter=formatter,
                                 neo4j_database=graph.database)
+    embedded = graph.run("search/embedded_chunk_count", model=embedder.name)[0]["chunks"]
+    if not embedded:
+        from tripartite.lexical.embed import pending_line
+
+        stale = pending_line(graph, embedder.name)
+        if stale:  # chunks there are, but another model's vectors (or none): ranking them would find nothing
+            raise TripartiteError(f"{stale} (`--dry-run` first says how much): vector RAG compares only vectors of "
+                                  "one model")
     if top_k is None:
-        top_k = max(1, graph.run("search/embedded_chunk_count", model=embedder.name)[0]["chunks"])
+        top_k = max(1, embedded)
     # The vector index is approximate (HNSW): a small k can miss a chunk a larger one finds,
     # and two builds of the index can rank differently. A metadata filter makes the retriever
     # rank exactly, over the chunks this model embedded, so the baseline gets its true best k.

@@ -60,12 +60,12 @@ class KnowledgeTools:
 
     @property
     def extracts_embedder(self):
-        """MiniLM, the space extracts and concept glosses are compared in (one ONNX session)."""
+        """The local model, the space extracts and concept glosses are compared in (one ONNX session)."""
         with self._connecting:
             if self._extracts_embedder is None:
-                from tripartite.infra.embeddings import MiniLMEmbedder
+                from tripartite.infra.embeddings import local_embedder
 
-                self._extracts_embedder = MiniLMEmbedder(self.settings.cache_dir)
+                self._extracts_embedder = local_embedder(self.settings)
             return self._extracts_embedder
 
     def close(self) -> None:

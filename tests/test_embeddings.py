@@ -1,0 +1,101 @@
+"""The embedding models: the default reads each language with its own model, any model stays
+selectable (the previous default by name, an ONNX folder by path, an endpoint), and a model
+change says what must be re-embedded and re-embeds it, resumably."""
+import json
+import os
+import shutil
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import cli_env, invoke, kill_when, load_sample, ok
+from tripartite.infra.config import load_settings
+
+
+@pytest.fixture(scope="module")
+def default():
+    from tripartite.infra.embeddings import local_embedder
+
+    return local_embedder(load_settings(env={}))
+
+
+def test_each_language_is_read_by_its_own_model_and_never_compared_with_another(default):
+    from tripartite.infra.embeddings import MiniLMEmbedder, text_language
+
+    assert default.name == "all-MiniLM-L6-v2+bge-small-zh-v1.5" and default.dimensions == 384 + 512
+    texts = ["Anticoagulants lower the risk of stroke.", "抗凝药降低中风的风险。", "Blood thinners prevent strokes.",
+             "血液稀释剂可预防中风。", "TuGraph 是蚂蚁集团研发的图数据库，支持可串行化隔离。"]
+    assert [text_language(t) for t in texts] == ["en", "zh", "en", "zh", "zh"]
+    vectors = default.embed(texts)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert not vectors[0, 384:].any() and not vectors[1, :384].any()  # one block each
+    similarity = vectors @ vectors.T
+    assert similarity[0, 1] == 0.0 and similarity[2, 3] == 0.0  # two languages: never compared
+    assert similarity[0, 2] > 0.5 and similarity[1, 3] > 0.5  # one language: its model's cosine
+    minilm = MiniLMEmbedder(load_settings(env={}).cache_dir)
+    assert np.allclose(vectors[[0, 2], :384], minilm.embed([texts[0], texts[2]]), atol=1e-6)  # English as before
+
+
+def test_a_model_in_a_folder_is_used_by_its_path(tmp_path):
+    """An ONNX sentence-embedding model exported into a folder: named by its path, its size
+    read from the model, its pooling from tripartite-model.json."""
+    from tripartite.infra import model_assets
+    from tripartite.infra.embeddings import MiniLMEmbedder, make_embedder
+
+    folder = tmp_path / "my-model"
+    folder.mkdir()
+    settings = load_settings(env={})
+    shutil.copy(model_assets.onnx_model_path(), folder / "model.onnx")
+    shutil.copy(model_assets.tokenizer_path(settings.cache_dir), folder / "tokenizer.json")
+    (folder / "tripartite-model.json").write_text(json.dumps({"name": "my-minilm", "pooling": "mean"}))
+    embedder = make_embedder(load_settings(env={"TRIPARTITE_EMBEDDING_MODEL": str(folder)}))
+    assert embedder.name == "my-minilm" and embedder.dimensions == 384
+    text = ["Heart failure means the heart pumps too weakly."]
+    assert np.allclose(embedder.embed(text), MiniLMEmbedder(settings.cache_dir).embed(text), atol=1e-6)
+    with pytest.raises(Exception) as refused:
+        make_embedder(load_settings(env={"TRIPARTITE_EMBEDDING_MODEL": str(tmp_path / "nothing-here")}))
+    assert "neither a known model" in str(refused.value)
+    (folder / "model.onnx").unlink()
+    with pytest.raises(Exception) as refused:
+        make_embedder(load_settings(env={"TRIPARTITE_EMBEDDING_MODEL": str(folder)}))
+    assert "holds model.onnx" in str(refused.value)
+
+
+@pytest.mark.neo4j
+@pytest.mark.slow
+def test_a_model_change_says_what_to_re_embed_and_re_embeds_it_resumably(neo4j_db, driver, tmp_path):
+    """A graph made with all-MiniLM-L6-v2 (the previous default), analysed, selected and with
+    communities; the default changes: `embed --dry-run` names what each model made, what goes
+    again and about how long; a run killed halfway resumes; then every vector is the new
+    model's, the indexes have its size, doctor says so, and prompts work after a select."""
+    old = cli_env(neo4j_db, tmp_path, TRIPARTITE_EMBEDDING_MODEL="all-MiniLM-L6-v2")
+    load_sample(old, ["analyze"], ["select"], ["kg", "extract"], ["kg", "communities", "--min-size", "3"])
+    new = cli_env(neo4j_db, tmp_path)
+    planned = json.loads(ok(["embed", "--dry-run", "--json"], new))
+    assert {row["model"] for row in planned["by_model"]} == {"all-MiniLM-L6-v2"}
+    stale = planned["stale"]
+    assert stale["chunks"] > 0 and stale["extracts"] > 0 and stale["communities"] > 0 and planned["seconds"] > 0
+    assert sorted(planned["indexes_rebuilt"]) == ["chunk_embedding", "community_embedding"]
+    text = ok(["embed", "--dry-run"], new)
+    assert f"to re-embed: {stale['chunks']:,} chunks, {stale['extracts']:,} extracts" in text
+
+    def halfway() -> bool:
+        rows = driver.execute_query("MATCH (t:Chunk) WHERE t.embedding_model = 'all-MiniLM-L6-v2+bge-small-zh-v1.5' "
+                                    "RETURN count(t) AS n").records
+        return rows[0]["n"] > 0
+    kill_when([sys.executable, "-m", "tripartite", "embed"], {**os.environ, **new}, halfway)
+    left = json.loads(ok(["embed", "--dry-run", "--json"], new))["stale"]
+    assert 0 < sum(left.values()) < sum(stale.values()), left  # stopped halfway: the rest waits
+    assert "embedded" in ok(["embed"], new)
+    assert json.loads(ok(["embed", "--dry-run", "--json"], new))["stale"] == {"chunks": 0, "extracts": 0,
+                                                                                "communities": 0}
+    sizes = {r["name"]: r["d"] for r in driver.execute_query(
+        "SHOW VECTOR INDEXES YIELD name, options RETURN name, options.indexConfig.`vector.dimensions` AS d").records}
+    assert sizes["chunk_embedding"] == sizes["community_embedding"] == 896
+    doctor = {c["name"]: c for c in json.loads(invoke(["doctor", "--json"], new).output)}["vectors embedded"]
+    assert doctor["ok"] and "extracts" in doctor["detail"]
+    assert invoke(["prompt", "patient-a"], new).exit_code == 1  # the extracts changed: select first
+    ok(["select"], new)
+    assert "References:" in ok(["prompt", "patient-a"], new)
+    assert ok(["search", "global", "What should people with heart disease do?"], new)
