@@ -41,7 +41,7 @@ def chunks_of(paths: list[Path]) -> list[str]:
 
 
 def concepts_of(path: Path | None):
-    from tripartite.infra.llm.providers import ConceptInfo
+    from tripartite.ontology.concept import ConceptInfo
 
     if path is None:
         return []

@@ -16,7 +16,8 @@ from tripartite.cli import cli
 from tripartite.infra.config import load_settings
 from tripartite.infra.embeddings import MiniLMEmbedder
 from tripartite.infra.llm.cache import AnswerCache
-from tripartite.infra.llm.providers import ConceptInfo, OpenAIChatProvider
+from tripartite.infra.llm.providers import OpenAIChatProvider
+from tripartite.ontology.concept import ConceptInfo
 from tripartite.infra.llm.runner import LLMRunner
 from tripartite.infra.llm.tasks import InvalidAnswer
 

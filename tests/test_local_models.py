@@ -17,11 +17,11 @@ from tripartite.cli.common import LineProgress, accounting_lines
 from tripartite.infra.config import load_settings
 from tripartite.infra.llm import concurrency_for
 from tripartite.infra.llm.cache import AnswerCache
-from tripartite.infra.llm.providers import (JSON_ONLY, STRUCTURED, STRUCTURED_NO_LENGTHS, ConceptInfo,
-                                            OpenAIChatProvider)
+from tripartite.infra.llm.providers import JSON_ONLY, STRUCTURED, STRUCTURED_NO_LENGTHS, OpenAIChatProvider
 from tripartite.infra.llm.runner import LLMRunner
 from tripartite.infra.llm.schemas import without_lengths
 from tripartite.infra.paths import samples_dir
+from tripartite.ontology.concept import ConceptInfo
 from tripartite.kg.schema import TRIPLETS_JSON_SCHEMA
 
 AF = ConceptInfo("cardio:af", "Atrial fibrillation", ("AFib",), "An irregular heart rhythm.")

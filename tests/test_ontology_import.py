@@ -157,7 +157,7 @@ def test_depth_and_class_level_choose_the_slice(tmp_path):
 def test_an_acronym_the_text_defines_becomes_a_synonym(tmp_path):
     from tripartite.infra.config import load_settings
     from tripartite.infra.embeddings import make_embedder
-    from tripartite.ontology.draft import offline_classes
+    from tripartite.drafting.offline import offline_classes
 
     texts = ["A programmable logic controller (PLC) runs the machine program.",
              "When the PLC stops, the programmable logic controller shows a fault on the panel.",
@@ -175,7 +175,7 @@ def test_drafts_load_with_seeds_that_lose_parents_and_with_chinese_names(tmp_pat
     it; names without ASCII letters still get distinct ids."""
     from tripartite.infra.config import load_settings
     from tripartite.infra.embeddings import make_embedder
-    from tripartite.ontology.draft import offline_classes, seeded_classes
+    from tripartite.drafting.offline import offline_classes, seeded_classes
     from tripartite.ontology.plugin_folder import ontology_file, write_plugin_folder
 
     embed = make_embedder(load_settings(env={"TRIPARTITE_CONFIG": ""}, cwd=tmp_path)).embed

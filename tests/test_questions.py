@@ -10,7 +10,7 @@ from conftest import as_json, cli_env, invoke, load_sample, ok
 from fake_openai import FakeOpenAI
 from tripartite.evaluation.questions import Question, load_questions, recall, top_sections
 from tripartite.infra.errors import TripartiteError
-from tripartite.infra.llm.providers import ConceptInfo
+from tripartite.ontology.concept import ConceptInfo
 from tripartite.infra.paths import samples_dir
 from tripartite.infra.tokens import count_tokens
 from tripartite.kg.extractive import TripletExtractor

@@ -92,7 +92,7 @@ def test_the_sample_pipeline_through_the_routing_scheme(neo4j_db, tmp_path):
 
 
 def test_aura_is_recognised_by_its_host():
-    from tripartite.infra.doctor import is_aura
+    from tripartite.doctor import is_aura
 
     assert is_aura("neo4j+s://a1b2c3d4.databases.neo4j.io")
     assert is_aura("neo4j+s://neo4j:secret@a1b2c3d4.databases.neo4j.io:7687")

@@ -11,7 +11,7 @@ import yaml
 
 from conftest import as_json, cli_env, invoke, ok
 from fake_openai import FakeOpenAI
-from tripartite.infra.llm.providers import ConceptInfo
+from tripartite.ontology.concept import ConceptInfo
 from tripartite.infra.llm.tasks import InvalidAnswer
 from tripartite.infra.paths import samples_dir
 from tripartite.infra.quoting import quote

@@ -20,6 +20,7 @@ from tripartite.infra.config import Settings
 from tripartite.infra.embeddings import chunk_embedder
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
+from tripartite.kg.communities import describe
 from tripartite.lexical.embed import embed_chunks
 from tripartite.lexical.ingest import ingest_paths
 from tripartite.lexical.readers import SUPPORTED as DOCUMENT_FILES
@@ -129,7 +130,8 @@ def run_pipeline(settings: Settings, graph: Graph, prepared: Prepared, say: Call
             provider.check_reachable()
         step("migrate", "migrations", lambda: migrations.migrate(graph, settings.migrations_dir))
         ingested = step("ingest", f"ingesting {len(documents)} documents (lexical graph)", lambda: ingest_paths(
-            graph, documents, counter, settings.chunking.max_tokens, int(settings.chunking.max_mb * 2**20)))
+            graph, documents, counter, settings.chunking.max_tokens, int(settings.chunking.max_mb * 2**20),
+            on_triplets_changed=describe))
         if ingested.failed:
             raise InputError(f"{ingested.failed[0]['path']}: {ingested.failed[0]['error']}")
         report.ingested = len(ingested.ingested)

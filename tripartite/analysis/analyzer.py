@@ -26,7 +26,7 @@ from tripartite.analysis.prompts import (DEFAULT_CHUNK_PROMPT, DEFAULT_OBJECT_PR
 from tripartite.infra.graph import Graph
 from tripartite.analysis.extractive import synonym_pattern
 from tripartite.analysis.schema import SCHEMA_VERSION, ExtractionTask
-from tripartite.infra.llm.providers import ConceptInfo
+from tripartite.ontology.concept import ConceptInfo
 from tripartite.infra.llm.runner import ANSWER_TOTALS, LLMRunner
 from tripartite.infra.secrets import bounded
 from tripartite.infra.tokens import count_tokens

@@ -12,7 +12,8 @@ from typing import Sequence
 import numpy as np
 
 from tripartite.analysis.schema import ExtractionTask
-from tripartite.infra.llm.providers import ConceptInfo, Usage
+from tripartite.infra.llm.providers import Usage
+from tripartite.ontology.concept import ConceptInfo
 from tripartite.lexical.sentences import sentences_of
 
 

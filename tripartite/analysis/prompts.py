@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 
-from tripartite.infra.llm.providers import ConceptInfo
+from tripartite.ontology.concept import ConceptInfo
 from tripartite.analysis.schema import SCHEMA_TEXT, SCHEMA_VERSION
 from tripartite.ontology.plugins import available_plugins
 

@@ -12,7 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from tripartite.infra.llm.providers import ConceptInfo
+from tripartite.ontology.concept import ConceptInfo
 from tripartite.infra.llm.schemas import array, budget, enum, obj, string
 from tripartite.infra.llm.tasks import InvalidAnswer, Parsed, load_json
 from tripartite.infra.tokens import count_tokens

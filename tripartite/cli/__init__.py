@@ -11,8 +11,8 @@ import traceback
 import click
 
 from tripartite import __version__
-from tripartite.cli import (analysis, batches, evaluation, kg, lexical, mcp, objects, ontology, search, selection,
-                            server, setup)
+from tripartite.cli import (analysis, ask, batches, evaluation, kg, lexical, mcp, objects, ontology, search, selection,
+                            server, setup, tune)
 from tripartite.cli.common import App
 from tripartite.infra.errors import ServerError, TripartiteError
 from tripartite.infra.graph import neo4j_error_line
@@ -132,8 +132,8 @@ def cli(ctx: click.Context, config_path: str | None, debug: bool) -> None:
     ctx.obj = App(ctx, config_path, debug)
 
 
-for module in (server, setup, lexical, ontology, objects, analysis, selection, search, kg, batches, evaluation,
-               mcp):
+for module in (server, setup, lexical, ontology, objects, analysis, selection, ask, search, kg, batches, evaluation,
+               tune, mcp):
     for command in module.COMMANDS:
         cli.add_command(command)
 

@@ -131,6 +131,11 @@ class FiniteFloatRange(_Finite, click.FloatRange):
 FINITE = FiniteFloat()
 
 
+def question_option(command):
+    return click.option("--question", default=None,
+                        help="The question about the object (default: its ontology plugin's).")(command)
+
+
 def probability(name: str):
     """An option callback: a number from 0 to 1 (None passes; nan fails the test too)."""
     def check(ctx, param, value):
@@ -166,6 +171,24 @@ def _bounds(low: float | None, high: float | None) -> str:
     if low is not None:
         return f"at least {low:g}"
     return f"at most {high:g}" if high is not None else "a finite number"
+
+
+def budget_list(name: str):
+    """Comma-separated token budgets, where 'none' means no budget."""
+    def parse(ctx, param, value: str):
+        values = []
+        for v in (x.strip() for x in value.split(",") if x.strip()):
+            if v.lower() == "none":
+                values.append(None)
+                continue
+            try:
+                values.append(int(v))
+            except ValueError:
+                raise click.BadParameter(f"{v!r}: give token counts or 'none', e.g. none,800,1500", param_hint=name) from None
+            if values[-1] < 1:
+                raise click.BadParameter(f"{v} is out of range; use at least 1", param_hint=name)
+        return tuple(values)
+    return parse
 
 
 PROGRESS_SECONDS = 30.0  # without a terminal, a progress line this often

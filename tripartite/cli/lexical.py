@@ -58,6 +58,7 @@ def ingest_command(app: App, paths: tuple[str, ...], chunk_tokens: int | None, m
                    no_embed: bool, replace: bool) -> dict:
     """Ingest Markdown, text and PDF files (or folders of them) into the lexical graph."""
     from tripartite.infra.locks import run_lock
+    from tripartite.kg.communities import describe
     from tripartite.lexical.ingest import LOCK, LOCK_COMMANDS, ingest_paths
     from tripartite.lexical.readers import discover
     from tripartite.lexical.token_counters import make_token_counter
@@ -77,7 +78,7 @@ def ingest_command(app: App, paths: tuple[str, ...], chunk_tokens: int | None, m
     with run_lock(app.graph, LOCK, LOCK_COMMANDS, say):  # a second ingest waits, then embeds nothing twice
         with progress("Ingesting", total, hidden=total < 2) as bar:
             report = ingest_paths(app.graph, list(paths), counter, max_tokens, max_bytes,
-                                  on_file=lambda path: bar.update(1), replace=replace)
+                                  on_file=lambda path: bar.update(1), replace=replace, on_triplets_changed=describe)
         embedded = None if no_embed else embed_pending(app)
     return {**report.as_dict(), "embedded": embedded}
 
@@ -149,10 +150,11 @@ def documents_remove(app: App, document_id: str) -> dict:
     """Remove a document with its sections, chunks and everything derived from them."""
     from tripartite.infra.locks import run_lock
     from tripartite.lexical.ingest import LOCK, LOCK_COMMANDS
+    from tripartite.kg.communities import describe
     from tripartite.lexical.store import remove_document
 
     with run_lock(app.graph, LOCK, LOCK_COMMANDS, say):
-        chunks = remove_document(app.graph, document_id)
+        chunks = remove_document(app.graph, document_id, on_triplets_changed=describe)
     if chunks is None:
         raise TripartiteError(f"no document with id {document_id!r}; see `tripartite documents list`")
     return {"removed": document_id, "chunks": chunks}

@@ -233,18 +233,18 @@ def ontology_draft(app: App, name: str, out: Path, max_concepts: int, max_classe
     embedder = make_embedder(app.settings)
     summary = {"name": name, "chunks": len(chunks), "prompt_tokens": 0, "seed_unseen": 0}
     if branch is not None:
-        from tripartite.ontology.draft import seeded_classes
+        from tripartite.drafting.offline import seeded_classes
 
         summary["problems"] = branch.problems  # cycles, missing parents, duplicate names: as import says them
         classes, summary["seed_unseen"] = seeded_classes(chunks, embedder.embed, branch.classes, max_concepts)
         how = f"seeded from {seed.name} under {branch.root.id}"
     elif offline or not app.settings.llm.configured:
-        from tripartite.ontology.draft import offline_classes
+        from tripartite.drafting.offline import offline_classes
 
         classes, how = offline_classes(chunks, embedder.embed, max_concepts, max_classes), "offline key phrases"
     else:
         from tripartite.infra.llm import open_runner
-        from tripartite.ontology.draft_llm import llm_classes
+        from tripartite.drafting.llm import llm_classes
 
         with open_runner(app.settings) as runner:
             classes, summary["prompt_tokens"] = llm_classes(chunks, runner, name, max_concepts, sample_size)

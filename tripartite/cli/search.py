@@ -6,8 +6,7 @@ from __future__ import annotations
 import click
 
 from tripartite.cli import defaults
-from tripartite.cli.common import FINITE, App, concurrency_option, output, pass_app, probability, say
-from tripartite.cli.selection import question_option
+from tripartite.cli.common import FINITE, App, concurrency_option, output, pass_app, probability, question_option, say
 from tripartite.infra.errors import TripartiteError
 
 NEEDS_LLM = ("--answer needs an LLM: set TRIPARTITE_LLM_MODEL (plus OPENAI_API_KEY, or OPENAI_BASE_URL for a local "

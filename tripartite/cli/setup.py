@@ -67,7 +67,7 @@ def doctor_command(app: App) -> list[dict]:
     """Check Neo4j, APOC, migrations, the chunks' vectors, the selection, the embedding model and the
     LLM endpoint. Exit 1 when a required check fails ([FAIL]); [warn] marks what works but wants a
     command run (the advice says which)."""
-    from tripartite.infra.doctor import run_checks
+    from tripartite.doctor import run_checks
 
     return [c.as_dict() for c in run_checks(app.settings)]
 

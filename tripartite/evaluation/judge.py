@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from tripartite.analysis.extractive import synonym_pattern
 from tripartite.infra.graph import Graph
-from tripartite.infra.llm.providers import ConceptInfo
+from tripartite.ontology.concept import ConceptInfo
 from tripartite.infra.llm.schemas import array, budget, enum, obj
 from tripartite.infra.llm.tasks import InvalidAnswer, JsonTask, load_json
 from tripartite.infra.tokens import count_tokens

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 
 from tripartite.evaluation.constants import SEARCH_LABELS
 from tripartite.evaluation.judge import LexiconJudge, LLMJudge
-from tripartite.infra.config import SelectionSettings, question_or_default
+from tripartite.infra.config import SelectionSettings
+from tripartite.ontology.plugins import question_or_default
 from tripartite.infra.graph import Graph
 from tripartite.objects.store import object_text
 from tripartite.search.modes import object_prompt

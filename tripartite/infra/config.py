@@ -30,16 +30,6 @@ DEFAULT_BROWSER_VERSION = "5.24.0"
 # OpenGDS 2.13 is the Graph Data Science line for Neo4j 5.26 (Leiden communities of the triplet graph).
 DEFAULT_GDS_VERSION = "2.13.9"
 
-# The question a prompt asks when neither the command line nor the object's plugin gives one.
-GENERIC_QUESTION = "Given the case described below, what should be considered next, and why?"
-
-
-def question_or_default(given: str | None, from_plugin: str | None) -> str:
-    """The question a prompt asks: the one given (command line, [selection] question), else
-    the one of the object's ontology plugin, else the generic one."""
-    return given or from_plugin or GENERIC_QUESTION
-
-
 @dataclass(frozen=True)
 class ServerSettings:
     """The no-Docker local Neo4j server that `tripartite server` manages."""
@@ -105,7 +95,7 @@ class SelectionSettings:
     max_tokens: int | None = None       # the prompt's token budget (None: tokens_per_concept decides)
     tokens_per_concept: int | None = 110  # without max_tokens: this many tokens per concept of the object
     max_per_concept: int | None = None  # each concept's best N extracts (None: no cap)
-    question: str = ""                  # "" asks the object's plugin, then GENERIC_QUESTION
+    question: str = ""                  # "" asks the object's plugin, then ontology.plugins.GENERIC_QUESTION
     concurrency: int | None = None      # select's concurrent transactions (None: the server's processors)
     engine: str = "auto"                # auto: the procedure plugin where the server has it, else Cypher; cypher; plugin
 

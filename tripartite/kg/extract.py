@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from tripartite.infra.graph import Graph
-from tripartite.infra.llm.providers import ConceptInfo
+from tripartite.ontology.concept import ConceptInfo
 from tripartite.infra.llm.runner import TOTALS, LLMRunner
 from tripartite.infra.tokens import count_tokens
 from tripartite.kg.communities import describe

@@ -20,7 +20,8 @@ from collections import Counter
 from typing import Iterable
 
 from tripartite.analysis.extractive import synonym_pattern
-from tripartite.infra.llm.providers import ConceptInfo, Usage
+from tripartite.infra.llm.providers import Usage
+from tripartite.ontology.concept import ConceptInfo
 from tripartite.kg.phrases import coordinated, noun_phrases, parts_of_speech, relating_verb
 from tripartite.kg.phrases import relation_type as phrase_relation_type
 from tripartite.kg.prompts import passage

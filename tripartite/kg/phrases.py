@@ -59,6 +59,14 @@ def _lexicon():
 
 
 @lru_cache(maxsize=50_000)
+def singular_noun(word: str) -> str:
+    """The word as a singular noun, where the lexicon knows it as a plural ('blockers' ->
+    'blocker'); else the word itself."""
+    lemmas = _lexicon().getLemma(word, upos="NOUN")
+    return lemmas[0] if lemmas else word
+
+
+@lru_cache(maxsize=50_000)
 def parts_of_speech(word: str) -> frozenset[str]:
     """The universal parts of speech the word can have (lemminflect's lexicon); empty when the
     lexicon does not know it (names, terms, most technical words)."""

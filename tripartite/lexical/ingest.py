@@ -17,7 +17,7 @@ from tripartite.lexical.chunker import chunk_document, chunker_signature
 from tripartite.lexical.model import DocumentRecords
 from tripartite.lexical.ids import readable_ids, resolve_ids
 from tripartite.lexical.readers import SUPPORTED, EmptyDocument, IngestError, discover, read_document, refuse_named
-from tripartite.lexical.store import refresh_descriptions, document_states, documents_by_path, write_documents
+from tripartite.lexical.store import document_states, documents_by_path, write_documents
 
 CHUNKS_PER_TRANSACTION = 5000
 
@@ -68,13 +68,18 @@ LOCK, LOCK_COMMANDS = "ingest", "ingest or documents remove"  # one writer of th
 
 def ingest_paths(graph: Graph, paths: list[str], counter, max_tokens: int, max_bytes: int,
                  on_file: Callable[[Path], None] = lambda p: None, replace: bool = False,
-                 on_wait: Callable[[str], None] = to_stderr) -> IngestReport:
+                 on_wait: Callable[[str], None] = to_stderr,
+                 on_triplets_changed: Callable[[Graph], object] = lambda graph: None) -> IngestReport:
     """Ingest files and folders. A source keeps the id it was stored under; a new source whose
     readable id another source holds gets a suffixed id, unless `replace` hands it that id. A
     second ingest waits for the first, then finds its files unchanged: no file is read into the
-    graph twice."""
+    graph twice. `on_triplets_changed` runs when a replaced document's old chunks left the
+    triplet graph (its entities are described again from the chunks that remain)."""
     with run_lock(graph, LOCK, LOCK_COMMANDS, on_wait):
-        return _ingest(graph, paths, counter, max_tokens, max_bytes, on_file, replace)
+        report = _ingest(graph, paths, counter, max_tokens, max_bytes, on_file, replace)
+        if any(item["replaced"] for item in report.ingested):
+            on_triplets_changed(graph)
+        return report
 
 
 def _ingest(graph: Graph, paths: list[str], counter, max_tokens: int, max_bytes: int,
@@ -136,8 +141,6 @@ def _ingest(graph: Graph, paths: list[str], counter, max_tokens: int, max_bytes:
         if batch_chunks >= CHUNKS_PER_TRANSACTION:
             flush()
     flush()
-    if any(item["replaced"] for item in report.ingested):
-        refresh_descriptions(graph)  # a changed document's old chunks left the triplet graph
     report.gone = gone_sources(graph, paths)
     return report
 

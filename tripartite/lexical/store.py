@@ -3,7 +3,7 @@ batches, every edge drawn by structure_edges.cypher, a batch of documents in one
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Sequence
+from typing import Callable, Sequence
 
 from tripartite.infra.graph import Graph, ScriptTransaction
 from tripartite.lexical.model import DocumentRecords, IngestError
@@ -45,17 +45,10 @@ def _write_batch(tx: ScriptTransaction, batch: Sequence[DocumentRecords]) -> Non
 
 def _forget_in_triplet_graph(tx: ScriptTransaction, document_ids: list[str]) -> None:
     """What the documents' chunks gave the triplet graph goes with them, and the community
-    reports that may quote it are withdrawn (cypher/kg/); entity descriptions follow in
-    refresh_descriptions, after the transaction."""
+    reports that may quote it are withdrawn (cypher/kg/); the caller then has the triplet
+    graph's entities described again from the chunks that remain (kg.communities.describe)."""
     tx.run("kg/forget_documents", document_ids=document_ids)
     tx.run("kg/retract_reports")
-
-
-def refresh_descriptions(graph: Graph) -> None:
-    """Entities that lost a chunk's description get theirs from the chunks that remain."""
-    from tripartite.kg.communities import describe
-
-    describe(graph)
 
 
 def write_documents(graph: Graph, batch: Sequence[DocumentRecords]) -> None:
@@ -93,13 +86,15 @@ def list_documents(graph: Graph) -> list[dict]:
     return graph.run("lexical/list_documents")
 
 
-def remove_document(graph: Graph, document_id: str) -> int | None:
+def remove_document(graph: Graph, document_id: str,
+                    on_triplets_changed: Callable[[Graph], object] = lambda graph: None) -> int | None:
     """Remove a document and all it carries; None if there was no such document.
 
     Evidence and what the chunks gave the triplet graph go first, then chunks and sections in
     batches of small transactions (a big document does not fit in one), and the Document node
     last: if a removal is interrupted, the document is still listed and removing it again
-    finishes the job."""
+    finishes the job. `on_triplets_changed` runs once the chunks are gone (the triplet graph's
+    part: its entities described again from the chunks that remain)."""
     if not graph.run("lexical/document_state", document_ids=[document_id]):
         return None
 
@@ -110,7 +105,7 @@ def remove_document(graph: Graph, document_id: str) -> int | None:
 
     counted = graph.write_transaction(first_step)
     graph.run("lexical/purge_document", document_id=document_id)
-    refresh_descriptions(graph)
+    on_triplets_changed(graph)
     return counted[0]["chunks"] if counted else 0
 
 

@@ -12,6 +12,14 @@ from tripartite.ontology.reader import Ontology, OntologyError, identifier, pars
 
 PLUGIN_KEYS = {"name", "description", "ontology", "object_kinds", "question", "prompts"}
 PROMPT_STAGES = {"chunk": "{text}", "object": "{text}"}  # a stage's template, and what it must hold
+# The question a prompt asks when neither the command line nor the object's plugin gives one.
+GENERIC_QUESTION = "Given the case described below, what should be considered next, and why?"
+
+
+def question_or_default(given: str | None, from_plugin: str | None) -> str:
+    """The question a prompt asks: the one given (command line, [selection] question), else
+    the one of the object's ontology plugin, else the generic one."""
+    return given or from_plugin or GENERIC_QUESTION
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ total_tokens, prompt, references, material} (object_id for an object), where mat
 the prompt brings in from the documents (what a coverage judge reads)."""
 from __future__ import annotations
 
-from tripartite.infra.config import question_or_default
+from tripartite.ontology.plugins import question_or_default
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.objects.store import object_text

@@ -6,7 +6,7 @@ import warnings
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator
 
-from tripartite.infra.config import question_or_default
+from tripartite.ontology.plugins import question_or_default
 from tripartite.infra.embeddings import as_graphrag_embedder
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph

@@ -19,20 +19,6 @@ PROBE_VALUE = "tripartite-probe-ok"
 SLOTS_BYTES = 1024 * 1024  # llama.cpp's /props or /slots: a few KB; more is not that server
 
 
-@dataclass(frozen=True)
-class ConceptInfo:
-    id: str
-    name: str
-    synonyms: tuple[str, ...]
-    description: str
-
-    @property
-    def gloss(self) -> str:
-        """The text a concept is embedded as."""
-        extra = f" ({', '.join(self.synonyms)})" if self.synonyms else ""
-        return f"{self.name}: {self.description}{extra}"
-
-
 @dataclass
 class Usage:
     prompt_tokens: int = 0

@@ -84,11 +84,9 @@ def _key(phrase: str) -> str:
     """Lower case, the last word in its singular: 'Beta blockers' and 'beta blocker' are one."""
     words = phrase.lower().split()
     if len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith("ss"):
-        from tripartite.kg.phrases import _lexicon
+        from tripartite.kg.phrases import singular_noun
 
-        lemmas = _lexicon().getLemma(words[-1], upos="NOUN")
-        if lemmas:
-            words[-1] = lemmas[0].lower()
+        words[-1] = singular_noun(words[-1]).lower()
     return " ".join(words)
 
 
@@ -258,7 +256,7 @@ def seeded_classes(chunks: list[dict], embed, seed_classes: list[dict], max_new:
     to one), with where they were seen; new phrases join the closest seed class. Returns the
     classes and how many seed concepts the documents never name."""
     from tripartite.analysis.extractive import synonym_pattern
-    from tripartite.infra.llm.providers import ConceptInfo
+    from tripartite.ontology.concept import ConceptInfo
 
     found, acronyms = gather(chunks)
     seeds = [(k, c) for k in seed_classes for c in k["concepts"]]

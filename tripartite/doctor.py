@@ -1,4 +1,5 @@
-"""`tripartite doctor`: a checklist of everything the pipeline needs."""
+"""`tripartite doctor`: a checklist of everything the pipeline needs. It asks every part of the
+graph, so it stands at the top of the house, beside the pipeline, not in infra/."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
@@ -8,9 +9,9 @@ import neo4j
 
 from tripartite.infra import migrations
 from tripartite.infra.config import Settings
-from tripartite.infra.secrets import mask_userinfo
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph, neo4j_error_line, open_driver
+from tripartite.infra.secrets import mask_userinfo
 
 MIN_NEO4J = (5, 23)  # CALL (x) { ... } subqueries; IN CONCURRENT TRANSACTIONS (5.21); vector functions (5.18)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tripartite.infra.llm.schemas import array, budget, obj, string
 from tripartite.infra.llm.tasks import InvalidAnswer, JsonTask, load_json
-from tripartite.ontology.draft import MAX_PLACES, place, unique_key
+from tripartite.drafting.offline import MAX_PLACES, place, unique_key
 
 DRAFT_SCHEMA = "ontology-draft-v1"
 DRAFT_SHAPE = ('{"classes": [{"name": "...", "concepts": [{"name": "...", "synonyms": ["..."], '
