@@ -60,7 +60,7 @@ def main() -> None:
             analyzer = Analyzer(graph, embedder, runner)
             plan = analyzer.plan()
             figures = dry_run_figures(plan, lambda task: False)
-            chunks = graph.run("analysis/chunks_to_analyse", concept_ids=sorted(analyzer.concepts))
+            chunks = graph.run("analysis/chunks_to_analyse", concept_ids=sorted(analyzer.concepts), redo=None)
 
             # The naive scheme: one call per (concept, chunk), each prompt naming one concept.
             template = analyzer._template("cardiometabolic", "chunk")
