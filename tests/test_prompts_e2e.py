@@ -119,7 +119,7 @@ def test_graphrag_with_the_tripartite_retriever(selected, module_db):
     from neo4j_graphrag.generation import GraphRAG
     from neo4j_graphrag.llm import OpenAILLM
 
-    from tripartite.selection.retriever import TripartiteRetriever
+    from tripartite.search.retriever import TripartiteRetriever
 
     with module_db.driver() as driver:
         retriever = TripartiteRetriever(driver, module_db.database, max_tokens=500)

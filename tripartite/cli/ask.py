@@ -6,7 +6,7 @@ import click
 
 from tripartite.cli.common import App, pass_app
 from tripartite.cli.defaults import QUESTION_MODES
-from tripartite.cli.selection import other_mode, prompt_options
+from tripartite.cli.selection import object_result, prompt_options
 from tripartite.infra.errors import TripartiteError
 
 
@@ -56,39 +56,31 @@ def ask_command(app: App, target: str, prompt_mode: str, **flags) -> None:
     if prompt_mode == "hybrid":
         raise TripartiteError("hybrid builds prompts for free-text questions only; ask a question, or use --mode "
                               "tripartite, rag, local or global for an object")
-    if prompt_mode != "tripartite":
-        with open_runner(settings) as runner:
-            runner.provider.check_reachable()
-            built = other_mode(app, target, prompt_mode, flags, runner)
-            try:
-                text = runner.complete_text(built["prompt"], stage="answer")
-            except (ProviderError, RetryableError) as exc:
-                raise TripartiteError(f"the LLM call failed: {exc}") from None
-        _print_answer(text, built["references"])
-        return
-    from tripartite.selection.retriever import TripartiteRetriever, answer  # neo4j-graphrag: 0.6 s to import
-
-    chosen = effective(app.graph, settings.selection, **flags)
-    retriever = TripartiteRetriever(app.graph.driver, app.graph.database, chosen.question or None, chosen.max_tokens,
-                                    chosen.mode, chosen.max_per_concept, chosen.tokens_per_concept or None)
     with open_runner(settings) as runner:
         runner.provider.check_reachable()
         try:
-            text, built = answer(retriever, runner, target)
+            if prompt_mode == "tripartite":  # the neo4j-graphrag road: GraphRAG over TripartiteRetriever
+                from tripartite.search.retriever import TripartiteRetriever, answer  # neo4j-graphrag: 0.6 s to import
+
+                chosen = effective(app.graph, settings.selection, **flags)
+                retriever = TripartiteRetriever(app.graph.driver, app.graph.database, chosen.question or None,
+                                                chosen.max_tokens, chosen.mode, chosen.max_per_concept,
+                                                chosen.tokens_per_concept or None)
+                result = answer(retriever, runner, target)
+            else:
+                result = object_result(app, target, prompt_mode, flags, runner)
+                result.answer = runner.complete_text(result.prompt, stage="answer")
         except (ProviderError, RetryableError) as exc:
             raise TripartiteError(f"the LLM call failed: {exc}") from None
-    _print_answer(text, built["references"])
+    _print_answer(result.answer, result.details()["references"])
 
 
 def _ask_question(app: App, question: str, mode: str, flags: dict) -> None:
-    """A free-text question's prompt built the `mode` way, sent to the LLM (search's path)."""
-    from tripartite.cli.search import global_or_local, question_search  # search's imports are heavy: only here
+    """A free-text question's prompt built the `mode` way, sent to the LLM (search's road)."""
+    from tripartite.cli.search import question_search  # search's imports are heavy: only here
 
-    budget = flags.get("max_tokens")
-    if mode in ("local", "global"):
-        result = global_or_local(app, mode, question, budget, answer=True)
-    else:
-        result = question_search(app, mode, question, budget, False, True, False, None, flags.get("mode"))
+    result = question_search(app, mode, question, flags.get("max_tokens"), False, True, False, None,
+                             flags.get("mode") if mode == "tripartite" else None)
     _print_answer(result["answer"], result["references"])
 
 

@@ -92,19 +92,20 @@ def search_options(command, budget_help: str = "The final prompt's budget (local
 def _search(app: App, run, question: str, dry_run: bool, answer: bool, offline: bool, concurrency: int,
             offline_provider, calls_llm: bool = True) -> dict:
     """Run a search with the runner it needs, and send its prompt on with --answer. A mode that
-    asks the LLM before the answer (`calls_llm`) finds out first whether the endpoint answers."""
+    asks the LLM before the answer (`calls_llm`) finds out first whether the endpoint answers.
+    What the command prints is the result's own form (PromptResult.details)."""
     from tripartite.infra.llm import open_runner
     from tripartite.infra.llm.providers import ProviderError, RetryableError
+    from tripartite.search.modes import check_question
 
     settings = app.settings
     if answer and (offline or not settings.llm.configured):
         raise TripartiteError(NEEDS_LLM)
     if answer and dry_run:
         raise click.UsageError("--dry-run sends nothing, so it cannot --answer; give one of them")
-    if not question.strip():
-        name = click.get_current_context().info_name  # the command asked, with an example about the sample
-        command = "tripartite ask" if name == "ask" else f"tripartite search {name}"
-        raise TripartiteError(f"the question is empty; ask something, e.g. {command} \"How is heart failure treated?\"")
+    name = click.get_current_context().info_name  # the command asked, with an example about the sample
+    check_question(question, ("tripartite ask" if name == "ask" else f"tripartite search {name}")
+                   + ' "How is heart failure treated?"')
     with open_runner(settings, offline_provider, offline=offline, concurrency=concurrency) as runner:
         if settings.llm.configured and not offline and ((calls_llm and not dry_run) or answer):
             runner.provider.check_reachable()
@@ -115,13 +116,13 @@ def _search(app: App, run, question: str, dry_run: bool, answer: bool, offline: 
                                   "--offline searches without it") from None
         if answer:
             try:
-                result["answer"] = runner.complete_text(result["prompt"], stage="answer")
+                result.answer = runner.complete_text(result.prompt, stage="answer")
             except (ProviderError, RetryableError) as exc:
                 raise TripartiteError(f"the LLM call failed: {exc}") from None
-    result.pop("material", None)
+    shown = result.details()
     if dry_run:
-        result["dry_run"] = True
-    return result
+        shown["dry_run"] = True
+    return shown
 
 
 @click.group("search")
@@ -133,48 +134,26 @@ def search_group() -> None:
 
 
 def question_search(app: App, mode: str, question: str, max_tokens: int | None, dry_run: bool, answer: bool,
-                    offline: bool, concurrency: int, selection: str | None = None) -> dict:
-    """The tripartite, rag or hybrid prompt for QUESTION (local and global have their own options)."""
+                    offline: bool, concurrency: int | None, selection: str | None = None, **options) -> dict:
+    """QUESTION's prompt built the `mode` way (search/modes.py: the one road to every builder),
+    with the runner and offline provider the mode asks for; `options` are local's depth and
+    global's level and map_tokens."""
     from tripartite.infra.embeddings import local_embedder, make_embedder
-    from tripartite.search.modes import question_prompt
+    from tripartite.search.modes import offline_provider, question_analyzer, question_prompt
 
-    if dry_run and mode != "tripartite":
+    if dry_run and mode not in ("tripartite", "local", "global"):
         raise click.UsageError(f"--dry-run is for modes that call an LLM before the answer (tripartite, local, "
                                f"global); {mode} calls none")
     embedder = make_embedder(app.settings)
-    if mode == "tripartite":  # the question is read like an object: the analysis's provider and prompts
-        from tripartite.analysis import Analyzer
-        from tripartite.analysis.extractive import ExtractiveProvider
+    extracts_embedder = local_embedder(app.settings) if mode == "tripartite" else None
+    chosen = app.settings.selection
 
-        extracts_embedder = local_embedder(app.settings)
-        offline_provider = ExtractiveProvider(extracts_embedder)
-        chosen = app.settings.selection
-
-        def run(runner):
-            return question_prompt(app.graph, question, mode, embedder, analyzer=Analyzer(
-                app.graph, extracts_embedder, runner, persist_glosses=False), max_tokens=max_tokens, alpha=chosen.alpha, beta=chosen.beta,
-                selection=selection or chosen.mode, dry_run=dry_run)
-    else:
-        from tripartite.search.global_search import PointRanker
-
-        offline_provider = PointRanker()
-
-        def run(runner):
-            return question_prompt(app.graph, question, mode, embedder, runner, max_tokens=max_tokens)
-    return _search(app, run, question, dry_run, answer, offline, concurrency, offline_provider,
-                   calls_llm=mode != "rag")
-
-
-def global_or_local(app: App, mode: str, question: str, max_tokens: int | None, answer: bool = False) -> dict:
-    """Local or global search with its defaults (for `ask QUESTION --mode local|global`)."""
-    from tripartite.infra.embeddings import make_embedder
-    from tripartite.search.global_search import PointRanker
-    from tripartite.search.modes import question_prompt
-
-    embedder = make_embedder(app.settings)
-    return _search(app, lambda runner: question_prompt(app.graph, question, mode, embedder, runner,
-                                                       max_tokens=max_tokens),
-                   question, False, answer, False, None, PointRanker())
+    def run(runner):
+        analyzer = question_analyzer(app.graph, extracts_embedder, runner) if mode == "tripartite" else None
+        return question_prompt(app.graph, question, mode, embedder, runner, analyzer, max_tokens, chosen.alpha,
+                               chosen.beta, selection or chosen.mode, dry_run, **options)
+    return _search(app, run, question, dry_run, answer, offline, concurrency,
+                   offline_provider(mode, extracts_embedder), calls_llm=mode != "rag")
 
 
 def _question_command(mode: str, doc: str, budget_help: str):
@@ -218,16 +197,7 @@ def search_local(app: App, question: str, max_tokens: int | None, dry_run: bool,
                  concurrency: int, depth: int) -> dict:
     """The local-search prompt for QUESTION: the entities its keywords name, the relations around
     them, their chunks (Document > Section > Chunk) and their communities (cypher/search/local.cypher)."""
-    from tripartite.infra.embeddings import make_embedder
-    from tripartite.search.global_search import PointRanker
-    from tripartite.search.local_search import MAX_TOKENS, local_search
-    from tripartite.search.modes import note_crowded_budget
-
-    embedder = make_embedder(app.settings)
-    return _search(app, lambda runner: note_crowded_budget(local_search(app.graph, question, embedder,
-                                                                        max_tokens or MAX_TOKENS, depth, runner,
-                                                                        dry_run=dry_run), max_tokens or MAX_TOKENS),
-                   question, dry_run, answer, offline, concurrency, PointRanker())
+    return question_search(app, "local", question, max_tokens, dry_run, answer, offline, concurrency, depth=depth)
 
 
 @search_group.command("global")
@@ -244,15 +214,8 @@ def search_global(app: App, question: str, max_tokens: int | None, dry_run: bool
     """The global-search prompt for QUESTION: the community reports most similar to it mapped to
     scored points (one LLM call per batch; offline, their closest sentences), the best points
     within the budget, with the communities and chunks behind them."""
-    from tripartite.infra.embeddings import make_embedder
-    from tripartite.search.global_search import MAX_TOKENS, PointRanker, global_search
-    from tripartite.search.modes import note_crowded_budget
-
-    embedder = make_embedder(app.settings)
-    return _search(app, lambda runner: note_crowded_budget(global_search(app.graph, question, embedder, runner,
-                                                                         max_tokens or MAX_TOKENS, level, map_tokens,
-                                                                         dry_run), max_tokens or MAX_TOKENS),
-                   question, dry_run, answer, offline, concurrency, offline_provider=PointRanker())
+    return question_search(app, "global", question, max_tokens, dry_run, answer, offline, concurrency, level=level,
+                           map_tokens=map_tokens)
 
 
 COMMANDS = [rag_prompt_command, search_group]

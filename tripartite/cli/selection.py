@@ -124,14 +124,21 @@ def prompt_options(command):
     return command
 
 
-def build(app: App, object_id: str, **flags) -> dict:
-    """The object's Tripartite prompt under the flags given and the settings that apply."""
-    from tripartite.selection import tripartite_prompt
+def object_result(app: App, object_id: str, mode: str, flags: dict, runner=None):
+    """The object's prompt built the `mode` way (search/modes.py: the one road to every
+    builder), under the flags given and the settings that apply (the Tripartite prompt's
+    selection options; local and global search's LLM steps answered by `runner`)."""
+    from tripartite.infra.embeddings import make_embedder
+    from tripartite.search.modes import object_prompt
     from tripartite.selection.settings import effective
 
     chosen = effective(app.graph, app.settings.selection, **flags)
-    return tripartite_prompt(app.graph, object_id, chosen.question or None, chosen.max_per_concept,
-                             chosen.max_tokens, chosen.mode, chosen.tokens_per_concept or None)
+    if mode == "tripartite":
+        return object_prompt(app.graph, object_id, mode, None, None, chosen.question or None, chosen.max_tokens,
+                             {"selection": chosen.mode, "max_per_concept": chosen.max_per_concept,
+                              "tokens_per_concept": chosen.tokens_per_concept or None})
+    return object_prompt(app.graph, object_id, mode, make_embedder(app.settings), runner, chosen.question or None,
+                         flags.get("max_tokens"))
 
 
 def _prompt_text(result: dict) -> list[str]:
@@ -156,19 +163,6 @@ def mode_option(command):
                              "tripartite.")(command)
 
 
-def other_mode(app: App, object_id: str, mode: str, flags: dict, runner) -> dict:
-    """The object's prompt built by rag, local or global search."""
-    from tripartite.infra.embeddings import make_embedder
-    from tripartite.search.modes import object_prompt
-    from tripartite.selection.settings import effective
-
-    chosen = effective(app.graph, app.settings.selection, **flags)
-    built = object_prompt(app.graph, object_id, mode, make_embedder(app.settings), runner, chosen.question or None,
-                          flags.get("max_tokens"))
-    built.pop("material", None)
-    return built
-
-
 @click.command("prompt")
 @click.argument("object_id")
 @mode_option
@@ -179,14 +173,14 @@ def prompt_command(app: App, object_id: str, prompt_mode: str, **flags) -> dict:
     """The prompt for one object: its concepts, each with the selected evidence and references
     (or, with --mode, the prompt vector RAG, local or global search builds for it)."""
     from tripartite.infra.llm import open_runner
-    from tripartite.search.global_search import PointRanker
+    from tripartite.search.modes import offline_provider
 
     if prompt_mode == "tripartite":
-        return build(app, object_id, **flags)
-    with open_runner(app.settings, PointRanker()) as runner:
+        return object_result(app, object_id, prompt_mode, flags).details()
+    with open_runner(app.settings, offline_provider(prompt_mode, None)) as runner:
         if prompt_mode != "rag" and app.settings.llm.configured:  # local's keywords, global's map step
             runner.provider.check_reachable()
-        return other_mode(app, object_id, prompt_mode, flags, runner)
+        return object_result(app, object_id, prompt_mode, flags, runner).details()
 
 
 COMMANDS = [select_command, prompt_command]

@@ -17,7 +17,7 @@ from tripartite.infra.paths import samples_dir
 from tripartite.kg.build import build_triplet_graph
 from tripartite.pipeline import Inputs, prepare, run_pipeline
 from tripartite.search.global_search import PointRanker
-from tripartite.selection import tripartite_prompt
+from tripartite.search.modes import object_prompt
 
 DEMO_OBJECT = "patient-b"
 
@@ -40,7 +40,7 @@ def run_demo(settings: Settings, graph: Graph, say: Callable[[str], None]) -> di
     searches = ("local", "global") if triplets["communities"] is not None else ("local",)
     say(f"9/9 prompts and the comparison with vector RAG and {' and '.join(searches)} search")
     question = settings.selection.question or None
-    prompt = tripartite_prompt(graph, DEMO_OBJECT, question)
+    prompt = object_prompt(graph, DEMO_OBJECT, "tripartite", None, None, question).details()
     with open_runner(settings, PointRanker(), offline=True) as runner:
         table = measure_objects(graph, embedder, built.objects, [Variant()],
                                 [RagSetting(top_k=3), RagSetting(top_k=5)], question, LexiconJudge.of_graph(graph),

@@ -29,8 +29,7 @@ from tripartite.ontology.plugins import question_or_default
 from tripartite.infra.graph import Graph
 from tripartite.objects.store import object_text
 from tripartite.search.modes import object_prompt
-from tripartite.search.vector import fitting, rag_prompt, retrieve
-from tripartite.selection import tripartite_prompt
+from tripartite.search.vector import rag_prompt, retrieve
 from tripartite.selection.prompt import NoPrompt
 
 TRIPARTITE = "Tripartite"
@@ -162,8 +161,9 @@ def scorer_for(graph: Graph, embedder, object_id: str, judge: LexiconJudge, llm_
 
 def measure_tripartite(graph: Graph, scorer: Scorer, variant: Variant, question: str | None) -> Measurement:
     try:
-        built = tripartite_prompt(graph, scorer.object_id, question, variant.max_per_concept, variant.max_tokens,
-                                  variant.selection, variant.tokens_per_concept, percentiles=False)
+        built = object_prompt(graph, scorer.object_id, "tripartite", None, None, question, variant.max_tokens,
+                              {"selection": variant.selection, "max_per_concept": variant.max_per_concept,
+                               "tokens_per_concept": variant.tokens_per_concept}, percentiles=False)
     except NoPrompt:
         state = graph.one("objects/object_state", object_ids=[scorer.object_id])
         if not state or not state["analysed"] or state["analysis_error"]:
@@ -173,15 +173,13 @@ def measure_tripartite(graph: Graph, scorer: Scorer, variant: Variant, question:
         found = object_text(graph, scorer.object_id)
         bare = rag_prompt(scorer.object_id, found["text"], [], question_or_default(question, found["question"]))
         return scorer.measure(variant.label, bare["tokens"], [], "")
-    evidence = [e for c in built["concepts"] for e in c["evidence"]]
-    return scorer.measure(variant.label, built["tokens"], [e["chunk_id"] for e in evidence],
-                          "\n".join(e["text"] for e in evidence))
+    evidence = [e for c in built.details()["concepts"] for e in c["evidence"]]
+    return scorer.measure(variant.label, built.tokens, [e["chunk_id"] for e in evidence], built.material)
 
 
 def measure_search(graph: Graph, scorer: Scorer, mode: str, embedder, runner, question: str | None) -> Measurement:
     built = object_prompt(graph, scorer.object_id, mode, embedder, runner, question)
-    return scorer.measure(SEARCH_LABELS[mode], built["tokens"], [r["chunk_id"] for r in built["references"]],
-                          built["material"], built["total_tokens"])
+    return scorer.measure(SEARCH_LABELS[mode], built.tokens, built.cited(), built.material, built.total_tokens)
 
 
 def measure_objects(graph: Graph, embedder, object_ids: list[str], variants: list[Variant],
@@ -199,16 +197,16 @@ def measure_objects(graph: Graph, embedder, object_ids: list[str], variants: lis
         scorer, found, ranked = scorer_for(graph, embedder, object_id, judge, llm_judge)
         ours = [measure_tripartite(graph, scorer, variant, question) for variant in variants]
         results += ours
-        asked = question_or_default(question, found["question"])
 
-        def rag(label: str, chunks: list[dict]) -> Measurement:
-            prompt = rag_prompt(object_id, found["text"], chunks, asked)
-            return scorer.measure(label, prompt["tokens"], [c["chunk_id"] for c in chunks],
-                                  "\n".join(c["text"] for c in chunks))
+        def rag(label: str, chunks: list[dict] | None = None, max_tokens: int | None = None) -> Measurement:
+            # one ranking per object, each setting its share of it (modes' rag takes the ranking given)
+            built = object_prompt(graph, object_id, "rag", embedder, None, question, max_tokens,
+                                  rag={"ranked": ranked if chunks is None else chunks})
+            return scorer.measure(label, built.tokens, built.cited(), built.material)
 
         results += [rag(setting.label, setting.pick(ranked)) for setting in settings]
         if ours:
-            results.append(rag(SAME_BUDGET, ranked[:fitting(object_id, found["text"], ranked, asked, ours[0].tokens)]))
+            results.append(rag(SAME_BUDGET, max_tokens=ours[0].tokens))
         results += [measure_search(graph, scorer, mode, embedder, search_runner, question) for mode in searches]
     return results
 

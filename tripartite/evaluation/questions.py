@@ -153,7 +153,7 @@ class QuestionEval:
 def measure(questions: list[Question], modes: list[str], budgets: list[int], build: Callable[[str, str, int], dict],
             on_question: Callable[[Question], None] = lambda q: None) -> QuestionEval:
     """Every question through every mode at every budget; `build(question, mode, budget)` gives a
-    prompt in search's shape. A mode that cannot run (no triplet graph, no reports) is noted once
+    PromptResult. A mode that cannot run (no triplet graph, no reports) is noted once
     and left out."""
     rows: list[Row] = []
     notes: dict[str, str] = {}
@@ -168,14 +168,15 @@ def measure(questions: list[Question], modes: list[str], budgets: list[int], bui
                 except TripartiteError as exc:
                     notes[mode] = f"{mode}: {exc}"
                     break
-                rag = build(q.question, "rag", max(200, built["tokens"])) if mode != "rag" else built
-                cited = [r["chunk_id"] for r in built["references"]]
+                rag = build(q.question, "rag", max(200, built.tokens)) if mode != "rag" else built
                 corpus = q.scope == "corpus"
-                rows.append(Row(q.id, mode, budget, built["tokens"], built["total_tokens"],
-                                recall(q, built["material"], cited),
-                                len(top_sections(built["references"])) if corpus else None,
-                                recall(q, rag["material"], [r["chunk_id"] for r in rag["references"]]),
-                                len(top_sections(rag["references"])) if corpus else None, built.get("note") or ""))
+                references = [r.model_dump() for r in built.references]
+                rows.append(Row(q.id, mode, budget, built.tokens, built.total_tokens,
+                                recall(q, built.material, built.cited()),
+                                len(top_sections(references)) if corpus else None,
+                                recall(q, rag.material, rag.cited()),
+                                len(top_sections([r.model_dump() for r in rag.references])) if corpus else None,
+                                built.note or ""))
     return QuestionEval(rows, summarize(rows), list(notes.values()))
 
 
@@ -290,7 +291,7 @@ def evaluate_questions(settings, graph, path: Path, modes: list[str], budgets: l
         if settings.llm.configured and not offline and set(modes) - {"rag"}:
             search_runner.provider.check_reachable()  # before any prompt, not as the first question's failure
 
-        def build(question: str, mode: str, budget: int) -> dict:
+        def build(question: str, mode: str, budget: int):
             return question_prompt(graph, question, mode, embedder, search_runner, analyzer, budget, chosen.alpha,
                                    chosen.beta, chosen.mode)
 

@@ -19,6 +19,7 @@ from tripartite.infra.config import Settings
 from tripartite.infra.errors import TripartiteError
 from tripartite.search.constants import MODES as OBJECT_MODES
 from tripartite.search.constants import QUESTION_MODES
+from tripartite.search.result import PromptResult, Reference
 from tripartite.serving.tools import KnowledgeTools
 
 TOKEN_VARIABLE = "TRIPARTITE_MCP_TOKEN"
@@ -44,26 +45,6 @@ def _not_a_flag(value: Any) -> Any:
 # TypeError), and this way the schema shows them as JSON Schema's minimum and maximum
 Budget = Annotated[Annotated[int, Field(ge=100, le=50_000)] | None, BeforeValidator(_not_a_flag),
                    Field(description="The prompt's token budget (cl100k_base); null or absent: the mode's own.")]
-
-
-class Reference(BaseModel):
-    n: int = Field(description="The number the prompt cites it by, [n].")
-    chunk_id: str = Field(description="The chunk quoted; trace_chunk gives its full text and place.")
-    document: str
-    section_path: list[str] = Field(description="The sections above the chunk, outermost first.")
-
-
-class PromptResult(BaseModel):
-    mode: str
-    question: str | None = None
-    object_id: str | None = None
-    tokens: int = Field(description="The prompt's tokens (cl100k_base).")
-    total_tokens: int = Field(description="All prompt tokens spent building it (global search adds its map calls).")
-    prompt: str = Field(description="The prompt: the question, the quoted evidence, the numbered references.")
-    references: list[Reference]
-    concepts: list[str] | None = Field(default=None, description="Tripartite: the object's concepts.")
-    note: str | None = Field(default=None, description="What the prompt lacks and why (a budget too small for any "
-                                                       "extract, documents not analysed yet), when anything.")
 
 
 class Trace(BaseModel):
@@ -178,7 +159,8 @@ def build_server(settings: Settings, allow_writes: bool = False, token: str | No
 
     def call(model, work, *args, **kwargs):
         try:
-            return model(**work(*args, **kwargs))
+            result = work(*args, **kwargs)
+            return result if isinstance(result, model) else model(**result)
         except TripartiteError as exc:
             raise ToolError(first_line(exc)) from None
         except Exception as exc:  # noqa: BLE001 - a client gets one line, never a traceback

@@ -87,10 +87,10 @@ class KnowledgeTools:
                                    f"({type(exc).__name__}); check that it runs") from None
 
     # ---- read-only tools -----------------------------------------------------------------------
-    def object_prompt(self, object_id: str, mode: str = "tripartite", max_tokens: int | None = None) -> dict:
+    def object_prompt(self, object_id: str, mode: str = "tripartite", max_tokens: int | None = None):
+        """The object's prompt (a PromptResult), built the `mode` way."""
         from tripartite.infra.llm import open_runner
-        from tripartite.search.global_search import PointRanker
-        from tripartite.search.modes import object_prompt
+        from tripartite.search.modes import object_prompt, offline_provider
 
         _check_mode(mode, OBJECT_MODES)
         with self._database():
@@ -98,40 +98,26 @@ class KnowledgeTools:
                 from tripartite.selection.settings import effective
 
                 chosen = effective(self.graph, self.settings.selection, max_tokens=max_tokens)
-                built = object_prompt(self.graph, object_id, mode, self.embedder, None, chosen.question or None,
-                                      chosen.max_tokens, {"selection": chosen.mode,
-                                                          "max_per_concept": chosen.max_per_concept,
-                                                          "tokens_per_concept": chosen.tokens_per_concept or None})
-            else:
-                with open_runner(self.settings, PointRanker()) as runner:
-                    built = object_prompt(self.graph, object_id, mode, self.embedder, runner, None, max_tokens)
-        return _result(built, mode, object_id=object_id)
+                return object_prompt(self.graph, object_id, mode, self.embedder, None, chosen.question or None,
+                                     chosen.max_tokens, {"selection": chosen.mode,
+                                                         "max_per_concept": chosen.max_per_concept,
+                                                         "tokens_per_concept": chosen.tokens_per_concept or None})
+            with open_runner(self.settings, offline_provider(mode, None)) as runner:
+                return object_prompt(self.graph, object_id, mode, self.embedder, runner, None, max_tokens)
 
-    def search(self, question: str, mode: str = "hybrid", max_tokens: int | None = None) -> dict:
+    def search(self, question: str, mode: str = "hybrid", max_tokens: int | None = None):
+        """A free-text question's prompt (a PromptResult), built the `mode` way."""
         from tripartite.infra.llm import open_runner
-        from tripartite.search.modes import question_prompt
+        from tripartite.search.modes import check_question, offline_provider, question_analyzer, question_prompt
 
         _check_mode(mode, QUESTION_MODES)
-        if not question.strip():
-            raise TripartiteError("the question is empty; ask something")
+        check_question(question)
         chosen = self.settings.selection
-        with self._database():
-            if mode == "tripartite":
-                from tripartite.analysis import Analyzer
-                from tripartite.analysis.extractive import ExtractiveProvider
-
-                with open_runner(self.settings, ExtractiveProvider(self.extracts_embedder)) as runner:
-                    built = question_prompt(self.graph, question, mode, self.embedder,
-                                            analyzer=Analyzer(self.graph, self.extracts_embedder, runner,
-                                                              persist_glosses=False),
-                                            max_tokens=max_tokens, alpha=chosen.alpha, beta=chosen.beta,
-                                            selection=chosen.mode)
-            else:
-                from tripartite.search.global_search import PointRanker
-
-                with open_runner(self.settings, PointRanker()) as runner:
-                    built = question_prompt(self.graph, question, mode, self.embedder, runner, max_tokens=max_tokens)
-        return _result(built, mode, question=question)
+        extracts = self.extracts_embedder if mode == "tripartite" else None
+        with self._database(), open_runner(self.settings, offline_provider(mode, extracts)) as runner:
+            analyzer = question_analyzer(self.graph, extracts, runner) if mode == "tripartite" else None
+            return question_prompt(self.graph, question, mode, self.embedder, runner, analyzer, max_tokens,
+                                   chosen.alpha, chosen.beta, chosen.mode)
 
     def trace(self, chunk_id: str) -> dict:
         from tripartite.lexical.store import trace_chunk
@@ -202,8 +188,8 @@ class KnowledgeTools:
         return {"object_id": stored, "status": status, "llm_calls": calls,
                 "note": (f"the id {wanted!r} belongs to another object, so this one is {stored!r}"
                          if stored != wanted else None),
-                "tokens": built["tokens"], "concepts": built.get("concepts", []), "prompt": built["prompt"],
-                "references": built["references"]}
+                "tokens": built.tokens, "concepts": built.concepts or [], "prompt": built.prompt,
+                "references": [r.model_dump() for r in built.references]}
 
     def _analyse(self, object_id: str) -> int:
         from tripartite.analysis import open_analyzer
@@ -234,16 +220,3 @@ class KnowledgeTools:
 def _check_mode(mode: str, allowed: tuple[str, ...]) -> None:
     if mode not in allowed:
         raise TripartiteError(f"mode {mode!r} is unknown here; use one of {', '.join(allowed)}")
-
-
-def _result(built: dict, mode: str, **about) -> dict:
-    """What a tool returns: the prompt, its size and its numbered references."""
-    references = [{"n": r["n"], "chunk_id": r["chunk_id"], "document": r["document"],
-                   "section_path": list(r.get("section_path") or [])} for r in built.get("references", [])]
-    result = {"mode": mode, **about, "tokens": built["tokens"], "total_tokens": built.get("total_tokens", built["tokens"]),
-              "prompt": built["prompt"], "references": references}
-    if "concepts" in built and mode == "tripartite" and "object_id" in about:
-        result["concepts"] = [c["name"] for c in built["concepts"]]
-    if built.get("note"):
-        result["note"] = built["note"]
-    return result

@@ -14,7 +14,7 @@ from neo4j_graphrag.types import RawSearchResult, RetrieverResultItem
 
 from tripartite.infra.config import SelectionSettings
 from tripartite.infra.graph import Graph
-from tripartite.selection.prompt import tripartite_prompt
+from tripartite.search.modes import object_prompt
 
 # The retriever's items joined with newlines are the Tripartite prompt itself, question included.
 TRIPARTITE_TEMPLATE = RagTemplate(
@@ -47,13 +47,15 @@ class TripartiteRetriever(Retriever):
         given = {"question": question, "max_tokens": max_tokens, "selection": selection,
                  "max_per_concept": max_per_concept, "tokens_per_concept": tokens_per_concept}
         options = {k: given[k] if given[k] is not None else self.defaults[k] for k in given}
-        built = tripartite_prompt(self.graph, query_text, options["question"], options["max_per_concept"],
-                                  options["max_tokens"], options["selection"], options["tokens_per_concept"])
-        blocks = built["prompt"].rstrip("\n").split("\n\n")
+        built = object_prompt(self.graph, query_text, "tripartite", None, None, options["question"],
+                              options["max_tokens"], {"selection": options["selection"],
+                                                      "max_per_concept": options["max_per_concept"],
+                                                      "tokens_per_concept": options["tokens_per_concept"]})
+        blocks = built.prompt.rstrip("\n").split("\n\n")
         records = [neo4j.Record({"content": block + ("\n" if i < len(blocks) - 1 else ""),
                                  "metadata": {"object_id": query_text, "block": i}})
                    for i, block in enumerate(blocks)]
-        return RawSearchResult(records=records, metadata={"tripartite": built})
+        return RawSearchResult(records=records, metadata={"tripartite": built.details(), "result": built})
 
 
 class RunnerLLM(LLMInterfaceV2):
@@ -71,8 +73,10 @@ class RunnerLLM(LLMInterfaceV2):
         return self.invoke(input, response_format=response_format, **kwargs)
 
 
-def answer(retriever: TripartiteRetriever, runner, object_id: str) -> tuple[str, dict]:
-    """The LLM's answer to the object's prompt, and the prompt's JSON form."""
+def answer(retriever: TripartiteRetriever, runner, object_id: str):
+    """The object's prompt (a PromptResult) with the LLM's answer to it."""
     rag = GraphRAG(retriever, RunnerLLM(runner), prompt_template=TRIPARTITE_TEMPLATE)
-    result = rag.search(query_text=object_id, return_context=True)
-    return result.answer, result.retriever_result.metadata["tripartite"]
+    found = rag.search(query_text=object_id, return_context=True)
+    result = found.retriever_result.metadata["result"]
+    result.answer = found.answer
+    return result
