@@ -14,14 +14,18 @@ import org.neo4j.graphdb.Relationship;
  * beta thresholds (P_c(w) > alpha is w >= alpha_w).
  */
 final class Distribution {
+    static final String PROCEDURE = "tripartite.selection.distribution";
+
     private Distribution() {
     }
 
     /** @param conceptIds the concepts of an incremental run, or null for all of them (a full run) */
-    static long run(Store store, List<String> conceptIds, double alpha, double beta) {
+    static long run(Store store, Call call, List<String> conceptIds, double alpha, double beta) {
         Set<String> scope = conceptIds == null ? null : Set.copyOf(conceptIds);
+        Skips skips = new Skips(PROCEDURE);
         long rebuilt = 0;
         for (Node concept : store.all(Store.CONCEPT)) {
+            call.check();
             String conceptId = Store.id(concept);
             if (scope != null && !scope.contains(conceptId)) {
                 continue;
@@ -33,7 +37,11 @@ final class Distribution {
             if (distribution == null) {
                 distribution = store.distributionOrNew(conceptId);
             }
-            Histogram.rebuild(store, distribution, conceptId, sortedScores(concept));
+            double[] sorted = sortedScores(concept);
+            if (sorted.length == 0) {
+                skips.debug("concepts without scores, so without thresholds (alpha_w, beta_w)", conceptId);
+            }
+            Histogram.rebuild(store, distribution, conceptId, sorted);
             distribution.setProperty("current", true);
             rebuilt++;
         }
@@ -43,6 +51,7 @@ final class Distribution {
             for (Node distribution : store.all(Store.DISTRIBUTION)) {
                 String conceptId = (String) distribution.getProperty("concept_id");
                 if (!concepts.contains(conceptId)) {
+                    call.check();
                     store.bins(conceptId).forEach(Node::delete);
                     distribution.getRelationships().forEach(Relationship::delete);
                     distribution.delete();
@@ -50,6 +59,7 @@ final class Distribution {
             }
         }
         for (Node distribution : store.all(Store.DISTRIBUTION)) {
+            call.check();
             String conceptId = (String) distribution.getProperty("concept_id");
             Object oldAlpha = distribution.getProperty("alpha", null);
             Object oldBeta = distribution.getProperty("beta", null);
@@ -59,10 +69,11 @@ final class Distribution {
                 long n = ((Number) distribution.getProperty("n", 0L)).longValue();
                 distribution.setProperty("alpha", alpha);
                 distribution.setProperty("beta", beta);
-                set(distribution, "alpha_w", Histogram.at(store, distribution, conceptId, rank(alpha, n)));
-                set(distribution, "beta_w", Histogram.at(store, distribution, conceptId, rank(beta, n)));
+                set(distribution, "alpha_w", threshold(store, distribution, conceptId, alpha, n));
+                set(distribution, "beta_w", threshold(store, distribution, conceptId, beta, n));
             }
         }
+        skips.report(call.log());
         return rebuilt;
     }
 
@@ -87,15 +98,9 @@ final class Distribution {
         return all;
     }
 
-    /** The 0-based rank of the threshold's score: m - 1 for the smallest m with m / n > p; -1 when none. */
-    private static long rank(double probability, long n) {
-        long a = (long) Math.floor(probability * n);
-        for (long m = a - 2; m <= a + 2; m++) {
-            if (1 <= m && m <= n && (double) m / n > probability) {
-                return m - 1;
-            }
-        }
-        return -1;
+    /** The score w with P_c(w) > p exactly when w is at least it (null: no score passes). */
+    private static Double threshold(Store store, Node distribution, String conceptId, double p, long n) {
+        return Histogram.at(store, distribution, conceptId, Percentile.thresholdRank(p, n));
     }
 
     private static void set(Node node, String key, Double value) {

@@ -1,13 +1,12 @@
 package org.tripartite.selection;
 
 import java.time.ZonedDateTime;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
-import java.util.Set;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 import org.neo4j.graphdb.Node;
@@ -15,8 +14,9 @@ import org.neo4j.graphdb.Node;
 /**
  * A concept's score distribution as cypher/selection/distribution.cypher stores it: bins of width
  * 0.001 (bin(w) = floor(1000 w)), each (:ScoreBin {w, upto}) holding its distinct scores and how
- * many of its scores are at most each; and on the (:ScoreDistribution) n, the lowest bin (low)
- * and, for every bin from low up, how many of the bins' scores lie below it (below).
+ * many of its scores are at most each ({@link Bin}); and on the (:ScoreDistribution) n, the lowest
+ * bin (low) and, for every bin from low up, how many of the bins' scores lie below it (below:
+ * {@link BinSummary}).
  *
  * An incremental run that only adds scores (a new object) puts them in the distribution's
  * `unbinned` list (sorted) instead of rewriting the bins they fall in: a new object touches most
@@ -28,91 +28,6 @@ final class Histogram {
     private Histogram() {
     }
 
-    /** bin(w), as the script computes it: floor(1000 * w) in double arithmetic. */
-    static long bin(double w) {
-        return (long) Math.floor(1000 * w);
-    }
-
-    /** One bin's content: distinct scores ascending and their multiplicities. */
-    private record Bin(double[] w, long[] counts) {
-        long total() {
-            long total = 0;
-            for (long count : counts) {
-                total += count;
-            }
-            return total;
-        }
-
-        long[] upto() {
-            long[] upto = new long[counts.length];
-            long running = 0;
-            for (int i = 0; i < counts.length; i++) {
-                running += counts[i];
-                upto[i] = running;
-            }
-            return upto;
-        }
-
-        /** This bin without the given scores (sorted), or null when one of them is not in it. */
-        Bin minus(double[] scores) {
-            long[] left = counts.clone();
-            int i = 0;
-            for (double x : scores) {
-                while (i < w.length && w[i] < x) {
-                    i++;
-                }
-                if (i == w.length || w[i] != x || left[i] == 0) {
-                    return null;
-                }
-                left[i]--;
-            }
-            int kept = 0;
-            for (long count : left) {
-                kept += count > 0 ? 1 : 0;
-            }
-            double[] values = new double[kept];
-            long[] counts = new long[kept];
-            for (int j = 0, k = 0; j < w.length; j++) {
-                if (left[j] > 0) {
-                    values[k] = w[j];
-                    counts[k++] = left[j];
-                }
-            }
-            return new Bin(values, counts);
-        }
-
-        /** This bin with the given scores (sorted) added. */
-        Bin plus(double[] scores) {
-            double[] values = new double[w.length + scores.length];
-            long[] merged = new long[w.length + scores.length];
-            int i = 0, j = 0, k = 0;
-            while (i < w.length || j < scores.length) {
-                double next = j == scores.length || i < w.length && w[i] <= scores[j] ? w[i] : scores[j];
-                long count = 0;
-                if (i < w.length && w[i] == next) {
-                    count += counts[i++];
-                }
-                while (j < scores.length && scores[j] == next) {
-                    count++;
-                    j++;
-                }
-                values[k] = next;
-                merged[k++] = count;
-            }
-            return new Bin(Arrays.copyOf(values, k), Arrays.copyOf(merged, k));
-        }
-
-        static Bin of(Node node) {
-            double[] w = (double[]) node.getProperty("w");
-            long[] upto = (long[]) node.getProperty("upto");
-            long[] counts = new long[upto.length];
-            for (int i = 0; i < upto.length; i++) {
-                counts[i] = upto[i] - (i == 0 ? 0 : upto[i - 1]);
-            }
-            return new Bin(w, counts);
-        }
-    }
-
     /** Rebuild from all of the concept's scores, sorted ascending; only bins that changed are written. */
     static void rebuild(Store store, Node distribution, String conceptId, double[] sorted) {
         Map<Long, Node> stored = new HashMap<>();
@@ -120,29 +35,11 @@ final class Histogram {
             stored.put(((Number) node.getProperty("bin")).longValue(), node);
         }
         TreeMap<Long, Long> totals = new TreeMap<>();
-        int i = 0;
-        while (i < sorted.length) {
-            long key = bin(sorted[i]);
-            int end = i;
-            while (end < sorted.length && bin(sorted[end]) == key) {
-                end++;
-            }
-            List<Double> values = new ArrayList<>();
-            List<Long> counts = new ArrayList<>();
-            for (int j = i; j < end; j++) {
-                if (values.isEmpty() || values.get(values.size() - 1) != sorted[j]) {
-                    values.add(sorted[j]);
-                    counts.add(1L);
-                } else {
-                    counts.set(counts.size() - 1, counts.get(counts.size() - 1) + 1);
-                }
-            }
-            Bin content = new Bin(values.stream().mapToDouble(Double::doubleValue).toArray(),
-                    counts.stream().mapToLong(Long::longValue).toArray());
+        for (Map.Entry<Long, Bin> entry : Bin.of(sorted).entrySet()) {
+            long key = entry.getKey();
             Node node = stored.remove(key);
-            write(store, conceptId, key, node, node == null ? null : Bin.of(node), content);
-            totals.put(key, (long) (end - i));
-            i = end;
+            write(store, conceptId, key, node, node == null ? null : bin(node), entry.getValue());
+            totals.put(key, entry.getValue().total());
         }
         stored.values().forEach(Node::delete);
         distribution.removeProperty("unbinned");
@@ -161,10 +58,10 @@ final class Histogram {
     static boolean update(Store store, Node distribution, String conceptId, List<Double> removed, List<Double> added) {
         double[] unbinned = unbinned(distribution);
         long n = ((Number) distribution.getProperty("n", 0L)).longValue();
-        double[] come = sorted(added);
+        double[] come = Sorted.of(added);
         long kept = unbinned.length + come.length;
         if (removed.isEmpty() && kept <= UNBINNED_LIMIT && kept <= (n + come.length) / 8) {
-            distribution.setProperty("unbinned", merge(unbinned, come));
+            distribution.setProperty("unbinned", Sorted.merge(unbinned, come));
             distribution.setProperty("n", n + come.length);
             distribution.setProperty("updated_at", ZonedDateTime.now());
             return true;
@@ -172,9 +69,9 @@ final class Histogram {
         TreeMap<Long, Long> totals = totals(distribution, unbinned.length);
         // By bin, each side sorted: the unbinned scores that join it, the scores that leave it
         // (from its own or the joining ones) and those that come.
-        Map<Long, List<Double>> joining = group(Arrays.stream(unbinned).boxed().toList());
-        Map<Long, List<Double>> gone = group(removed);
-        Map<Long, List<Double>> coming = group(added);
+        Map<Long, List<Double>> joining = Sorted.byBin(Arrays.stream(unbinned).boxed().toList());
+        Map<Long, List<Double>> gone = Sorted.byBin(removed);
+        Map<Long, List<Double>> coming = Sorted.byBin(added);
         Set<Long> keys = new HashSet<>(joining.keySet());
         keys.addAll(gone.keySet());
         keys.addAll(coming.keySet());
@@ -199,19 +96,19 @@ final class Histogram {
         Map<Long, Bin> olds = new HashMap<>();
         for (long key : keys) {
             Node node = nodes.get(key);
-            Bin old = node == null ? new Bin(new double[0], new long[0]) : Bin.of(node);
+            Bin old = node == null ? Bin.EMPTY : bin(node);
             olds.put(key, old);
-            Bin next = old.plus(sorted(joining.get(key))).minus(sorted(gone.get(key)));
+            Bin next = old.plus(Sorted.of(joining.get(key))).minus(Sorted.of(gone.get(key)));
             if (next == null) {
                 return false;
             }
-            merged.put(key, next.plus(sorted(coming.get(key))));
+            merged.put(key, next.plus(Sorted.of(coming.get(key))));
         }
         for (Map.Entry<Long, Bin> entry : merged.entrySet()) {
             long key = entry.getKey();
             Bin content = entry.getValue();
             write(store, conceptId, key, nodes.get(key), olds.get(key), content);
-            if (content.w().length == 0) {
+            if (content.isEmpty()) {
                 totals.remove(key);
             } else {
                 totals.put(key, content.total());
@@ -228,32 +125,6 @@ final class Histogram {
         return value instanceof double[] scores ? scores : new double[0];
     }
 
-    private static double[] merge(double[] a, double[] b) {
-        double[] out = new double[a.length + b.length];
-        int i = 0, j = 0, k = 0;
-        while (i < a.length || j < b.length) {
-            out[k++] = j == b.length || i < a.length && a[i] <= b[j] ? a[i++] : b[j++];
-        }
-        return out;
-    }
-
-    private static Map<Long, List<Double>> group(List<Double> scores) {
-        Map<Long, List<Double>> by = new HashMap<>();
-        for (double w : scores) {
-            by.computeIfAbsent(bin(w), key -> new ArrayList<>()).add(w);
-        }
-        return by;
-    }
-
-    private static double[] sorted(List<Double> scores) {
-        if (scores == null) {
-            return new double[0];
-        }
-        double[] out = scores.stream().mapToDouble(Double::doubleValue).toArray();
-        Arrays.sort(out);
-        return out;
-    }
-
     /** The score at 0-based rank r among the bins' and the unbinned scores, or null when there is none. */
     static Double at(Store store, Node distribution, String conceptId, long rank) {
         long n = ((Number) distribution.getProperty("n", 0L)).longValue();
@@ -265,70 +136,49 @@ final class Histogram {
         double[] unbinned = unbinned(distribution);
         TreeMap<Long, Long> totals = totals(distribution, unbinned.length);
         for (double w : unbinned) {
-            totals.merge(bin(w), 1L, Long::sum);
+            totals.merge(Bin.key(w), 1L, Long::sum);
         }
-        long under = 0;
-        for (Map.Entry<Long, Long> entry : totals.entrySet()) {
-            if (rank < under + entry.getValue()) {
-                long key = entry.getKey();
-                Node node = store.bin(conceptId, key);
-                Bin content = (node == null ? new Bin(new double[0], new long[0]) : Bin.of(node))
-                        .plus(Arrays.stream(unbinned).filter(w -> bin(w) == key).toArray());
-                long offset = rank - under;
-                long[] upto = content.upto();
-                int i = 0;
-                while (upto[i] <= offset) {
-                    i++;
-                }
-                return content.w()[i];
-            }
-            under += entry.getValue();
+        Percentile.Position position = Percentile.locate(totals, rank);
+        if (position == null) {
+            return null;  // not reached: n counts every score
         }
-        return null;  // not reached: n counts every score
+        Node node = store.bin(conceptId, position.bin());
+        Bin content = (node == null ? Bin.EMPTY : bin(node))
+                .plus(Arrays.stream(unbinned).filter(w -> Bin.key(w) == position.bin()).toArray());
+        return content.at(position.offset());
     }
 
-    /** Each non-empty bin's number of scores, from the distribution's below and n (less its `unbinned` scores). */
+    /** A (:ScoreBin)'s content. */
+    private static Bin bin(Node node) {
+        return Bin.stored((double[]) node.getProperty("w"), (long[]) node.getProperty("upto"));
+    }
+
+    /** Each non-empty bin's number of scores, from the distribution's summary (n less its `unbinned` scores). */
     private static TreeMap<Long, Long> totals(Node distribution, int unbinned) {
-        TreeMap<Long, Long> totals = new TreeMap<>();
         Object low = distribution.getProperty("low", null);
-        Object stored = distribution.getProperty("below", null);
-        if (low == null || !(stored instanceof long[] below)) {
-            return totals;
-        }
+        Object below = distribution.getProperty("below", null);
         long n = ((Number) distribution.getProperty("n", 0L)).longValue() - unbinned;
-        for (int i = 0; i < below.length; i++) {
-            long next = i + 1 < below.length ? below[i + 1] : n;
-            if (next > below[i]) {
-                totals.put(((Number) low).longValue() + i, next - below[i]);
-            }
-        }
-        return totals;
+        return new BinSummary(low == null ? null : ((Number) low).longValue(),
+                below instanceof long[] counts ? counts : null, n).totals();
     }
 
     /** n, low and below from each non-empty bin's number of scores, and when that was. */
     private static void summarise(Node distribution, TreeMap<Long, Long> totals) {
         distribution.setProperty("updated_at", ZonedDateTime.now());
-        long n = 0;
-        long[] below = new long[0];
-        if (!totals.isEmpty()) {
-            long low = totals.firstKey();
-            below = new long[(int) (totals.lastKey() - low + 1)];
-            for (int i = 0; i < below.length; i++) {
-                below[i] = n;
-                n += totals.getOrDefault(low + i, 0L);
-            }
-            distribution.setProperty("low", low);
+        BinSummary summary = BinSummary.of(totals);
+        if (summary.low() != null) {
+            distribution.setProperty("low", summary.low());
         } else {
             distribution.removeProperty("low");
         }
-        distribution.setProperty("n", n);
-        if (!Scores.same(distribution.getProperty("below", null), below)) {
-            distribution.setProperty("below", below);
+        distribution.setProperty("n", summary.n());
+        if (!Scores.same(distribution.getProperty("below", null), summary.below())) {
+            distribution.setProperty("below", summary.below());
         }
     }
 
     private static void write(Store store, String conceptId, long key, Node node, Bin old, Bin content) {
-        if (content.w().length == 0) {
+        if (content.isEmpty()) {
             if (node != null) {
                 node.delete();
             }

@@ -69,12 +69,15 @@ final class PromptMaterial {
                            List<Item> items) {
     }
 
+    static final String PROCEDURE = "tripartite.selection.promptMaterial";
+
     private PromptMaterial() {
     }
 
-    static List<Row> run(Transaction tx, String objectId, String selection, Long maxPerConcept, Long maxTokens,
-                         Long fixedTokens, Long tokensPerConcept) {
+    static List<Row> run(Transaction tx, Call call, String objectId, String selection, Long maxPerConcept,
+                         Long maxTokens, Long fixedTokens, Long tokensPerConcept) {
         Store store = new Store(tx);
+        Skips skips = new Skips(PROCEDURE);
         Node object = store.object(objectId);
         if (object == null) {
             return List.of();
@@ -83,13 +86,15 @@ final class PromptMaterial {
         Places places = new Places(tx);
         List<Concept> concepts = new ArrayList<>();
         for (Relationship oc : Store.concerns(object)) {
+            call.check();
             Node c = oc.getEndNode();
             String conceptId = (String) c.getProperty("id", null);
             String name = (String) c.getProperty("name", null);
             String summary = (String) oc.getProperty("summary", null);
-            concepts.add(new Concept(c, conceptId, name, summary, size(name) / 4 + 2,
-                    tokens(oc, summary) + 3, items(tx, store, objectId, c, conceptId, floor, maxPerConcept, places)));
+            concepts.add(new Concept(c, conceptId, name, summary, size(name) / 4 + 2, tokens(oc, summary) + 3,
+                    items(tx, store, objectId, c, conceptId, floor, maxPerConcept, places, skips)));
         }
+        skips.report(call.log());
         if (concepts.isEmpty()) {
             return List.of();
         }
@@ -135,7 +140,7 @@ final class PromptMaterial {
 
     /** The pair's selected candidates, best first, as its Evidence node keeps them (classify). */
     private static List<Item> items(Transaction tx, Store store, String objectId, Node concept, String conceptId,
-                                    boolean floor, Long maxPerConcept, Places places) {
+                                    boolean floor, Long maxPerConcept, Places places, Skips skips) {
         Node evidence = store.evidence(objectId, conceptId);
         if (evidence == null) {
             return List.of();
@@ -159,6 +164,8 @@ final class PromptMaterial {
             // The concept's extract of the chunk (one, unless the graph was written by hand).
             Node chunk = tx.findNode(Store.CHUNK, "id", chunkIds[i]);
             if (chunk == null) {
+                skips.debug("selected extracts whose chunk is gone, left out",
+                        conceptId + " in " + chunkIds[i]);
                 continue;
             }
             for (Relationship m : chunk.getRelationships(Direction.INCOMING, Store.MENTIONED_IN)) {

@@ -43,8 +43,31 @@ final class Scores {
 
     /** w of two vectors: the cosine in [-1, 1] rounded to 5 decimals, as score.cypher writes it. */
     static double w(float[] a, float[] b) {
-        double similarity = COSINE.compare(a, b);  // Neo4j's (1 + cos) / 2, in float32
+        return w(COSINE.compare(a, b));  // Neo4j's (1 + cos) / 2, in float32
+    }
+
+    /** w from Neo4j's similarity (1 + cos) / 2: {@code round(2.0 * similarity - 1.0, 5)}, Cypher's round. */
+    static double w(double similarity) {
         return ((NumberValue) CypherFunctions.round(Values.doubleValue(2.0 * similarity - 1.0), PRECISION)).doubleValue();
+    }
+
+    /**
+     * One pair's scores: w of its object's vector and each chunk's, in the chunk list's order.
+     * Vectors of two sizes fail, as vector.similarity.cosine fails the script: they come from
+     * two models, whose vectors are never to be compared.
+     */
+    static double[] row(float[] object, float[][] chunks, String conceptId) {
+        double[] scores = new double[chunks.length];
+        for (int i = 0; i < chunks.length; i++) {
+            if (chunks[i].length != object.length) {
+                throw new IllegalArgumentException(String.format(
+                        "concept %s: an object's embedding has %d dimensions and an extract's %d; vectors of two "
+                                + "models are never compared (`tripartite embed` embeds them again with one)",
+                        conceptId, object.length, chunks[i].length));
+            }
+            scores[i] = w(object, chunks[i]);
+        }
+        return scores;
     }
 
     /** The index of the largest score, the first one among equals (its chunk id is the smallest). */
