@@ -1,9 +1,11 @@
-"""Browser-callable procedures (APOC Extended's apoc.custom) run the same Cypher files as the CLI."""
+"""Browser-callable procedures (APOC Extended's apoc.custom) run the same Cypher files as the CLI;
+the procedure plugin's calls can be cancelled as any query can."""
+import threading
 import time
 
 import pytest
 
-from test_selection import clear, write_graph
+from test_selection import clear, require_plugin, write_graph
 from tripartite.infra import migrations
 from tripartite.infra.config import SelectionSettings
 from tripartite.infra.graph import Graph
@@ -64,3 +66,56 @@ def test_prompt_procedure_equals_the_cli_script(driver, neo4j_db):
     graph.run("selection/inputs_changed", what="documents")
     with pytest.raises(Exception, match="Tripartite: documents, ontologies or chunk extracts changed"):
         driver.execute_query("CALL custom.tripartite.prompt($id)", id="o0", database_=neo4j_db.database)
+
+
+def test_a_long_plugin_call_stops_when_its_transaction_is_terminated(driver, neo4j_db):
+    """TERMINATE TRANSACTION (the Browser's stop) ends a plugin call within a loop step of its
+    workers (milliseconds), not when its work is done, and what it wrote goes with its
+    transaction: a full score step over 12 million candidates (about 5 s on two cores; a plugin
+    that checked only where it writes ran on for 2 s) is stopped a quarter of a second in."""
+    require_plugin(driver)
+    clear(driver)
+    driver.execute_query("""
+        UNWIND range(0, 1) AS k CREATE (c:Concept {id: 'c' + k, name: 'c' + k})
+        WITH c UNWIND range(0, 1499) AS i MERGE (t:Chunk {id: 't' + i}) CREATE (c)-[r:MENTIONED_IN]->(t)
+        WITH r CALL db.create.setRelationshipVectorProperty(r, 'embedding', [x IN range(1, 384) | rand() - 0.5])""",
+                         database_=neo4j_db.database)
+    driver.execute_query("""
+        UNWIND range(0, 3999) AS i CREATE (o:Object {id: 'o' + i, kind: 'test', text: 'o'})
+        WITH o MATCH (c:Concept) CREATE (o)-[r:CONCERNS]->(c)
+        WITH r CALL db.create.setRelationshipVectorProperty(r, 'embedding', [x IN range(1, 384) | rand() - 0.5])""",
+                         database_=neo4j_db.database)
+    outcome: dict = {}
+
+    def score() -> None:
+        try:  # an auto-commit query: the driver retries nothing
+            with driver.session(database=neo4j_db.database) as session:
+                session.run("CALL tripartite.selection.score(null)").consume()
+            outcome["error"] = None
+        except Exception as error:
+            outcome["error"] = error
+        outcome["ended"] = time.monotonic()
+
+    call = threading.Thread(target=score)
+    call.start()
+    running = "WHERE currentQuery STARTS WITH 'CALL tripartite.selection.score' RETURN transactionId"
+    seen = None
+    deadline = time.monotonic() + 30
+    while seen is None and time.monotonic() < deadline and call.is_alive():
+        records, _, _ = driver.execute_query(f"SHOW TRANSACTIONS YIELD transactionId, currentQuery {running}",
+                                             database_=neo4j_db.database)
+        seen = (records[0]["transactionId"], time.monotonic()) if records else None
+    assert seen is not None, "the call never showed in SHOW TRANSACTIONS"
+    time.sleep(max(0.0, seen[1] + 0.25 - time.monotonic()))  # well inside the procedure
+    if not call.is_alive():
+        pytest.skip("this server scored 12 million candidates in under a quarter of a second")
+    terminated = time.monotonic()
+    driver.execute_query("TERMINATE TRANSACTION $id", id=seen[0], database_=neo4j_db.database)
+    call.join(30)
+    assert not call.is_alive()
+    assert outcome["error"] is not None and "Terminated" in str(outcome["error"]), outcome["error"]
+    assert outcome["ended"] - terminated < 1.0
+    records, _, _ = driver.execute_query(
+        "RETURN COUNT { (:ScoreDistribution) } AS distributions, "
+        "COUNT { MATCH ()-[oc:CONCERNS]->() WHERE oc.scores IS NOT NULL } AS scored", database_=neo4j_db.database)
+    assert records[0].data() == {"distributions": 0, "scored": 0}
