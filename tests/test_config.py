@@ -72,6 +72,28 @@ def test_local_server_port_moves_the_default_uri(tmp_path):
     ('[llm]\nbase_url = "https://sk-123@api.example.com/v1"\n', r"\[llm\] base_url holds credentials before '@'"),
     ('[llm]\nbase_url = "https://api.example.com/v1?api_key=sk-123"\n', r"\[llm\] base_url holds a key in its query \(api_key\);"),
     ('[llm]\nbase_url = "https://x.example.com/v1?api-version=1&Token=sk-123#x"\n', r"holds a key in its query \(Token\);"),
+    ('[llm]\nstructured = "maybe"\n', r"\[llm\] structured = \"maybe\" is unknown; use 'auto', 'on' or 'off'"),
+    ('[llm]\nprices = [0.15]\n', r"LLM prices \[0.15\] are not two numbers"),
+    ('[selection]\nalpha = 1.5\n', r"\[selection\] alpha = 1.5 is not a probability; use 0 to 1"),
+    ('[server]\nbolt_port = 70000\n', r"\[server\] bolt_port = 70000 is out of range; use 1-65535"),
+    ('[neo4j]\nuri = 1979-05-27\n', r"\[neo4j\] uri = .*1979-05-27.* must be text in quotes"),
+    ('neo4j = "bolt://x"\n', r"\[neo4j\] must be a table"),
+    # the defaults the command line's options show: [kg], [search], [analysis]
+    ('[kg]\ncontext_k = -1\n', r"\[kg\] context_k = -1 is out of range; use 0 or more"),
+    ('[kg]\ncontext_k = 2.5\n', r"\[kg\] context_k = 2.5 must be a whole number"),
+    ('[kg]\nmin_similarity = 1.5\n', r"\[kg\] min_similarity = 1.5 is out of range; use a cosine, -1 to 1"),
+    ('[kg]\nmin_similarity = nan\n', r"\[kg\] min_similarity = NaN is out of range"),
+    ('[kg]\nmin_size = 1\n', r"\[kg\] min_size = 1 is out of range; use 2 or more"),
+    ('[kg]\nmin_size = true\n', r"\[kg\] min_size = true must be a whole number"),
+    ('[search]\nlocal_tokens = 50\n', r"\[search\] local_tokens = 50 is out of range; use 100 or more tokens"),
+    ('[search]\nglobal_tokens = inf\n', r"\[search\] global_tokens = Infinity must be a whole number"),
+    ('[search]\nhybrid_tokens = "1000"\n', r'\[search\] hybrid_tokens = "1000" must be a whole number'),
+    ('[search]\ndepth = 4\n', r"\[search\] depth = 4 is out of range; use 0 to 3"),
+    ('[search]\nmap_tokens = 100\n', r"\[search\] map_tokens = 100 is out of range; use 200 or more tokens"),
+    ('[search]\ntop_k = 3\nbudget = 9\n', r"unknown key\(s\) in \[search\]: budget, top_k; allowed: depth, "
+                                          r"global_tokens, hybrid_tokens, local_tokens, map_tokens$"),
+    ('[analysis]\nprefilter_similarity = true\n', r"\[analysis\] prefilter_similarity = true must be a number"),
+    ('[analysis]\nprefilter_similarity = -2\n', r"\[analysis\] prefilter_similarity = -2 is out of range; use a cosine"),
 ])
 def test_bad_config_files_are_refused_with_one_line(tmp_path, toml, message):
     (tmp_path / "tripartite.toml").write_text(toml)
@@ -79,6 +101,59 @@ def test_bad_config_files_are_refused_with_one_line(tmp_path, toml, message):
         load_settings(env={}, cwd=tmp_path)
     assert "\n" not in str(info.value)
     assert "hunter2" not in str(info.value) and "sk-123" not in str(info.value)
+
+
+def test_the_defaults_of_the_commands_options_are_settings(tmp_path):
+    """kg extract's --context-k and --min-similarity, kg communities' --min-size, the pre-filter's
+    similarity and search's budgets, depth and map budget: one home, the settings."""
+    from tripartite.infra.config import AnalysisSettings, KgSettings, SearchSettings
+
+    settings = load_settings(env={}, cwd=tmp_path)
+    assert (settings.kg, settings.search, settings.analysis) == (KgSettings(), SearchSettings(), AnalysisSettings())
+    assert (KgSettings.context_k, KgSettings.min_similarity, KgSettings.min_size) == (5, 0.3, 3)
+    assert (SearchSettings.local_tokens, SearchSettings.global_tokens, SearchSettings.hybrid_tokens) == (4000, 3000, 1000)
+    (tmp_path / "tripartite.toml").write_text('[kg]\ncontext_k = 0\nmin_similarity = -0.5\nmin_size = 5\n'
+                                              '[search]\nlocal_tokens = 1500\ndepth = 0\nmap_tokens = 200\n'
+                                              '[analysis]\nprefilter_similarity = 0.45\n')
+    settings = load_settings(env={}, cwd=tmp_path)
+    assert settings.kg == KgSettings(context_k=0, min_similarity=-0.5, min_size=5)
+    assert settings.search == SearchSettings(local_tokens=1500, depth=0, map_tokens=200)
+    assert settings.analysis.prefilter_similarity == 0.45
+    shown = json.loads(CliRunner().invoke(cli, ["--config", str(tmp_path / "tripartite.toml"), "config"],
+                                          env={"TRIPARTITE_CONFIG": ""}).output)
+    assert shown["kg"] == {"context_k": 0, "min_similarity": -0.5, "min_size": 5} and shown["search"]["depth"] == 0
+
+
+def test_docs_name_every_key_and_variable():
+    """docs/configuration.md's table: every key of every section, and every variable."""
+    import re
+    from pathlib import Path
+
+    from tripartite.infra.config import Env, Settings
+    from tripartite.infra.config_values import _keys, _metadata
+
+    table = (Path(__file__).resolve().parent.parent / "docs" / "configuration.md").read_text(encoding="utf-8")
+    written = {(section, key) for section, keys in re.findall(r"`\[(\w+)\] ([\w`, ]+)`", table)
+               for key in re.split(r"[`, ]+", keys) if key}
+    for at, hint in _keys(Settings):
+        variables = [name for env in _metadata(hint, Env) for name in env.names]
+        assert all(f"`{name}`" in table for name in variables), variables
+        assert len(at) == 1 or at[1] in ("password", "api_key") or at in written, at  # secrets: environment only
+
+
+@pytest.mark.parametrize("path, option, key", [
+    (["kg", "extract"], "--context-k", "[kg] context_k"), (["kg", "extract"], "--min-similarity", "[kg] min_similarity"),
+    (["kg", "communities"], "--min-size", "[kg] min_size"), (["search", "local"], "--depth", "[search] depth"),
+    (["search", "local"], "--max-tokens", "[search] local_tokens"),
+    (["search", "global"], "--map-tokens", "[search] map_tokens"),
+    (["search", "hybrid"], "--max-tokens", "[search] hybrid_tokens"),
+])
+def test_an_option_with_a_setting_defaults_to_it_and_says_so(path, option, key):
+    command = cli
+    for name in path:
+        command = command.commands[name]
+    param = next(p for p in command.params if option in p.opts)
+    assert param.default is None and key in param.help, param.help  # None: the command reads the setting
 
 
 def test_secrets_never_printed(tmp_path):
@@ -102,6 +177,12 @@ def test_secrets_never_printed(tmp_path):
     ("TRIPARTITE_SELECT_ENGINE", "fast", "TRIPARTITE_SELECT_ENGINE=fast is unknown"),
     ("TRIPARTITE_PROGRESS_SECONDS", "x", "TRIPARTITE_PROGRESS_SECONDS='x' is not a number"),
     ("TRIPARTITE_LLM_PRICES", "0.15,nan", "LLM prices '0.15,nan' are not two numbers"),
+    ("TRIPARTITE_LLM_PRICES", "0.15,x", "LLM prices '0.15,x' are not two numbers"),
+    ("TRIPARTITE_BOLT_PORT", "0", "TRIPARTITE_BOLT_PORT=0 is out of range; use 1-65535"),
+    ("TRIPARTITE_BOLT_PORT", "x", "TRIPARTITE_BOLT_PORT='x' is not a whole number"),
+    ("TRIPARTITE_PROCEDURES", "maybe", "TRIPARTITE_PROCEDURES='maybe' is not on or off"),
+    ("TRIPARTITE_LLM_STRUCTURED", "maybe", "TRIPARTITE_LLM_STRUCTURED=maybe is unknown; use 'auto', 'on' or 'off'"),
+    ("TRIPARTITE_EMBEDDING_PROVIDER", "x", "TRIPARTITE_EMBEDDING_PROVIDER=x is unknown; use 'local' or 'openai'"),
 ])
 def test_bad_environment_values_are_named_in_one_line(tmp_path, variable, value, message):
     with pytest.raises(ConfigError) as info:

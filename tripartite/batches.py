@@ -69,7 +69,8 @@ def _open_stage(stage: str, settings: Settings, graph: Graph, params: dict) -> I
 
         offline = extract.offline_extractor(graph)
         with open_runner(settings, offline) as runner:
-            plan = extract.plan(graph, offline, params.get("context_k", 5), params.get("min_similarity", 0.3),
+            plan = extract.plan(graph, offline, params.get("context_k", settings.kg.context_k),
+                                params.get("min_similarity", settings.kg.min_similarity),
                                 runner.provider, params.get("redo", False), params.get("only_provider"))
 
             def write() -> dict:
@@ -86,7 +87,7 @@ def _open_stage(stage: str, settings: Settings, graph: Graph, params: dict) -> I
         with open_runner(settings, ReportWriter()) as runner:
             redo_by = extract.made_by(runner.provider) if params.get("redo") else None
             summaries = communities.summary_tasks(graph, redo_by, params.get("only_provider"))
-            reports = communities.report_tasks(graph, params.get("min_size", communities.MIN_SIZE), redo_by,
+            reports = communities.report_tasks(graph, params.get("min_size", settings.kg.min_size), redo_by,
                                                params.get("only_provider"))
 
             def write() -> dict:

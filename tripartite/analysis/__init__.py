@@ -22,4 +22,5 @@ def open_analyzer(settings: Settings, graph: Graph, offline: bool = False, concu
     offline extractive provider; the answer cache is closed at the end of the block."""
     embedder = local_embedder(settings)  # extracts and concepts are compared in its space, whatever embeds chunks
     with open_runner(settings, ExtractiveProvider(embedder), offline=offline, concurrency=concurrency) as runner:
-        yield Analyzer(graph, embedder, runner, prefilter=prefilter, ontology=ontology)
+        yield Analyzer(graph, embedder, runner, prefilter=prefilter, ontology=ontology,
+                       prefilter_similarity=settings.analysis.prefilter_similarity)

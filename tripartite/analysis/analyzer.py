@@ -23,6 +23,7 @@ import numpy as np
 
 from tripartite.analysis.prompts import (DEFAULT_CHUNK_PROMPT, DEFAULT_OBJECT_PROMPT, concept_lines,
                                          plugin_templates, prompt_version, render)
+from tripartite.infra.config import AnalysisSettings
 from tripartite.infra.graph import Graph
 from tripartite.analysis.extractive import synonym_pattern
 from tripartite.analysis.schema import SCHEMA_VERSION, ExtractionTask
@@ -31,7 +32,6 @@ from tripartite.infra.llm.runner import ANSWER_TOTALS, LLMRunner
 from tripartite.infra.secrets import bounded
 from tripartite.infra.tokens import count_tokens
 
-PREFILTER_SIMILARITY = 0.3
 CONCEPTS_PER_CALL = 40
 MAX_OBJECT_CONCEPTS = 3 * CONCEPTS_PER_CALL  # an object is read in at most three calls
 WRITE_EVERY = 32
@@ -52,11 +52,13 @@ class Analyzer:
     ontologies', or one's)."""
 
     def __init__(self, graph: Graph, embedder, runner: LLMRunner, prefilter: bool = True,
-                 ontology: str | None = None, persist_glosses: bool = True):
+                 ontology: str | None = None, persist_glosses: bool = True,
+                 prefilter_similarity: float = AnalysisSettings.prefilter_similarity):
         self.graph = graph
         self.embedder = embedder
         self.runner = runner
         self.prefilter = prefilter
+        self.prefilter_similarity = prefilter_similarity  # [analysis] prefilter_similarity
         self.ontology = ontology
         self.persist_glosses = persist_glosses  # False where only reading (a question, an MCP server)
         self._templates: dict[str, dict[str, str]] | None = None
@@ -131,7 +133,8 @@ class Analyzer:
         for row in self.graph.run("analysis/chunks_to_analyse", concept_ids=ids, **scope):
             missing = row["missing"]
             plan.pairs_total += len(missing)
-            candidates = self._candidates(row, missing) if self.prefilter else missing
+            candidates = (self._candidates(row, missing, threshold=self.prefilter_similarity) if self.prefilter
+                          else missing)
             plan.pairs_candidate += len(candidates)
             plan.skipped[row["id"]] = [c for c in missing if c not in candidates]
             if candidates:
@@ -151,7 +154,7 @@ class Analyzer:
         return plan
 
     def _candidates(self, row: dict, missing: list[str], limit: int = CONCEPTS_PER_CALL,
-                    threshold: float | None = PREFILTER_SIMILARITY) -> list[str]:
+                    threshold: float | None = AnalysisSettings.prefilter_similarity) -> list[str]:
         """The concepts the text names, then those whose gloss is closest to it, at most `limit`
         (and, with a threshold, only named ones or those at least that close). Objects are read
         with no threshold: they paraphrase (shortness of breath for dyspnoea)."""

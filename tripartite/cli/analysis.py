@@ -6,6 +6,7 @@ import click
 
 from tripartite.cli.batches import submitted_lines
 from tripartite.cli.common import App, accounting_lines, concurrency_option, output, pass_app, progress, say
+from tripartite.infra.config import AnalysisSettings
 from tripartite.infra.errors import TripartiteError
 
 
@@ -60,7 +61,10 @@ def _run_lines(result: dict) -> list[str]:
                    "embeddings the pre-filter needs are kept on them for the next run).")
 @click.option("--ontology", help="Only this ontology's concepts (default: all loaded).")
 @concurrency_option
-@click.option("--no-prefilter", is_flag=True, help="Send every (concept, chunk) pair to the LLM.")
+@click.option("--no-prefilter", is_flag=True,
+              help="Send every (concept, chunk) pair to the LLM (the pre-filter drops a pair whose chunk neither "
+                   f"names the concept nor is within {AnalysisSettings.prefilter_similarity} cosine of its gloss, or "
+                   "[analysis] prefilter_similarity).")
 @click.option("--redo", is_flag=True,
               help="Also analyse again every chunk and object whose extracts another provider or model made "
                    "(for example the offline provider's, once a model is configured).")

@@ -191,9 +191,6 @@ def budget_list(name: str):
     return parse
 
 
-PROGRESS_SECONDS = 30.0  # without a terminal, a progress line this often
-
-
 class LineProgress:
     """Progress as a line every `every` seconds (and at the end), for stderr that is not a
     terminal: a log file or CI, where a bar prints once and then nothing for an hour."""
@@ -230,8 +227,7 @@ def progress(label: str, length: int, hidden: bool = False):
     app = _current_app()
     hidden = hidden or length == 0 or (app is not None and app.quiet)
     if not hidden and not sys.stderr.isatty():
-        every = app.settings.progress_seconds if app is not None else None
-        return LineProgress(label, length, PROGRESS_SECONDS if every is None else every)
+        return LineProgress(label, length, (app.settings if app is not None else Settings).progress_seconds)
     return click.progressbar(length=length, label=label, file=sys.stderr, hidden=hidden)
 
 

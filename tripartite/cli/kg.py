@@ -6,10 +6,10 @@ import sys
 
 import click
 
-from tripartite.cli import defaults
 from tripartite.cli.batches import submitted_lines
 from tripartite.cli.common import (App, FiniteFloatRange, accounting_lines, concurrency_option, output, pass_app,
                                    progress, say)
+from tripartite.infra.config import KgSettings
 
 REDO_STAGES = {"extract": ("extraction",), "communities": ("report", "summary")}
 
@@ -100,17 +100,20 @@ def _check_redo(redo: bool, only_provider: str | None) -> None:
 
 @kg_group.command("extract")
 @click.option("--dry-run", is_flag=True, help="Print the calls and exact prompt tokens it would spend; change nothing.")
-@click.option("--context-k", type=click.IntRange(min=0), default=5, show_default=True,
-              help="How many of the most similar other chunks give context names (DB-GPT: 5).")
-@click.option("--min-similarity", type=FiniteFloatRange(-1, 1), default=0.3, show_default=True,
-              help="The least cosine similarity of a context chunk (DB-GPT: 0.3).")
+@click.option("--context-k", type=click.IntRange(min=0), default=None,
+              help=f"How many of the most similar other chunks give context names (default {KgSettings.context_k}, "
+                   "as DB-GPT, or [kg] context_k).")
+@click.option("--min-similarity", type=FiniteFloatRange(-1, 1), default=None,
+              help=f"The least cosine similarity of a context chunk (default {KgSettings.min_similarity}, as DB-GPT, "
+                   "or [kg] min_similarity).")
 @_redo_options
 @concurrency_option
 @_offline_option
 @_batch_option
 @output(_accounting_lines, exit_code=_failed)
 @pass_app
-def kg_extract(app: App, dry_run: bool, context_k: int, min_similarity: float, redo: bool, only_provider: str | None,
+def kg_extract(app: App, dry_run: bool, context_k: int | None, min_similarity: float | None, redo: bool,
+               only_provider: str | None,
                yes: bool, concurrency: int, offline: bool, batch: bool) -> dict:
     """Extract entities and relations from every chunk not yet extracted (one call per chunk)."""
     from tripartite import batches
@@ -120,6 +123,8 @@ def kg_extract(app: App, dry_run: bool, context_k: int, min_similarity: float, r
     from tripartite.kg import extract
 
     _check_redo(redo, only_provider)
+    context_k = app.settings.kg.context_k if context_k is None else context_k
+    min_similarity = app.settings.kg.min_similarity if min_similarity is None else min_similarity
     if batch and not dry_run:
         return batches.submit(app.settings, app.graph, "kg-extract",
                               {"context_k": context_k, "min_similarity": min_similarity, "redo": redo,
@@ -152,15 +157,15 @@ def kg_extract(app: App, dry_run: bool, context_k: int, min_similarity: float, r
 @kg_group.command("communities")
 @click.option("--dry-run", is_flag=True,
               help="Detect the communities, then print the report calls and exact prompt tokens it would spend.")
-@click.option("--min-size", type=click.IntRange(min=2), default=defaults.MIN_SIZE, show_default=True,
-              help="Communities smaller than this get no report.")
+@click.option("--min-size", type=click.IntRange(min=2), default=None,
+              help=f"Communities smaller than this get no report (default {KgSettings.min_size}, or [kg] min_size).")
 @_redo_options
 @concurrency_option
 @_offline_option
 @_batch_option
 @output(_accounting_lines, exit_code=_failed)
 @pass_app
-def kg_communities(app: App, dry_run: bool, min_size: int, redo: bool, only_provider: str | None, yes: bool,
+def kg_communities(app: App, dry_run: bool, min_size: int | None, redo: bool, only_provider: str | None, yes: bool,
                    concurrency: int, offline: bool, batch: bool) -> dict:
     """Leiden communities of the entity graph (Graph Data Science), then a report for each community
     that has none or whose members' content changed."""
@@ -173,6 +178,7 @@ def kg_communities(app: App, dry_run: bool, min_size: int, redo: bool, only_prov
     from tripartite.kg.extractive import ReportWriter
 
     _check_redo(redo, only_provider)
+    min_size = app.settings.kg.min_size if min_size is None else min_size
     with run_lock(app.graph, "kg", "kg extract or kg communities", say):
         detected = communities.detect(app.graph)
         if detected["unextracted"]:
@@ -210,7 +216,7 @@ def _status_lines(s: dict) -> list[str]:
              f"relations, {s['concept_links']} linked to ontology concepts; {s['communities']} communities, "
              f"{s['reports']} with a report"]
     if s["unreported"]:
-        lines.append(f"{s['unreported']} communities of {defaults.MIN_SIZE} or more members have no report (new, "
+        lines.append(f"{s['unreported']} communities of {s['min_size']} or more members have no report (new, "
                      "or withdrawn because their documents changed): run `tripartite kg communities`")
     if s["other_context"]:
         lines.append(f"{s['other_context']} chunks were extracted offline with another ontology or corpus than now: "
@@ -235,7 +241,7 @@ def kg_status(app: App) -> dict:
     from tripartite.infra.llm.providers import make_provider
     from tripartite.kg import extract
 
-    status = extract.status(app.graph)
+    status = extract.status(app.graph, app.settings.kg.min_size)
     offline = extract.offline_extractor(app.graph)
     provider = make_provider(app.settings, offline)
     configured = extract.made_by(provider)

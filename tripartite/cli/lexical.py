@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from tripartite.cli.common import App, FiniteFloatRange, output, pass_app, progress, rows_or_hint, say
+from tripartite.infra.config import ChunkingSettings
 from tripartite.infra.errors import TripartiteError
 
 
@@ -45,9 +46,10 @@ def _ingest_lines(report: dict) -> list[str]:
 
 @click.command("ingest")
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
-@click.option("--chunk-tokens", type=int, help="Largest chunk, in the embedding model's tokens (default 200).")
+@click.option("--chunk-tokens", type=int, help="Largest chunk, in the embedding model's tokens (default "
+                                               f"{ChunkingSettings.max_tokens}, or [chunking] max_tokens).")
 @click.option("--max-mb", type=FiniteFloatRange(min=0, min_open=True),
-              help="Refuse files larger than this many MB (default 64, or [chunking] max_mb).")
+              help=f"Refuse files larger than this many MB (default {ChunkingSettings.max_mb:g}, or [chunking] max_mb).")
 @click.option("--no-embed", is_flag=True, help="Write the graph only; embed later with `tripartite embed`.")
 @click.option("--replace", is_flag=True,
               help="A file whose id belongs to a document from another source replaces that document "

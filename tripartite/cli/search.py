@@ -7,6 +7,7 @@ import click
 
 from tripartite.cli import defaults
 from tripartite.cli.common import FINITE, App, concurrency_option, output, pass_app, probability, question_option, say
+from tripartite.infra.config import SearchSettings
 from tripartite.infra.errors import TripartiteError
 
 NEEDS_LLM = ("--answer needs an LLM: set TRIPARTITE_LLM_MODEL (plus OPENAI_API_KEY, or OPENAI_BASE_URL for a local "
@@ -73,7 +74,11 @@ def _search_text(result: dict) -> list[str]:
     return []
 
 
-def search_options(command, budget_help: str = "The final prompt's budget (local: 4,000 by default; global: 3,000)."):
+BUDGET_HELP = (f"The final prompt's budget (default: {SearchSettings.local_tokens:,} for local, "
+               f"{SearchSettings.global_tokens:,} for global, or [search] local_tokens, global_tokens).")
+
+
+def search_options(command, budget_help: str = BUDGET_HELP):
     for option in reversed([
         click.argument("question"),
         click.option("--max-tokens", type=click.IntRange(min=100), default=None, help=budget_help),
@@ -151,7 +156,7 @@ def question_search(app: App, mode: str, question: str, max_tokens: int | None, 
     def run(runner):
         analyzer = question_analyzer(app.graph, extracts_embedder, runner) if mode == "tripartite" else None
         return question_prompt(app.graph, question, mode, embedder, runner, analyzer, max_tokens, chosen.alpha,
-                               chosen.beta, selection or chosen.mode, dry_run, **options)
+                               chosen.beta, selection or chosen.mode, dry_run, **options, search=app.settings.search)
     return _search(app, run, question, dry_run, answer, offline, concurrency,
                    offline_provider(mode, extracts_embedder), calls_llm=mode != "rag")
 
@@ -184,17 +189,18 @@ _question_command("hybrid", """The hybrid prompt for QUESTION: sentences of the 
     chunks that say its words (full-text) and of the chunks its entities came from, relations
     between those entities and community summaries,
     ranked on one scale and packed into one budget, each chunk quoted once
-    (tripartite/search/hybrid.py).""", "The prompt's budget (default 1,000).")
+    (tripartite/search/hybrid.py).""",
+                  f"The prompt's budget (default {SearchSettings.hybrid_tokens:,}, or [search] hybrid_tokens).")
 
 
 @search_group.command("local")
 @search_options
-@click.option("--depth", type=click.IntRange(0, 3), default=defaults.DEPTH, show_default=True,
-              help="Hops of relations around the entities found.")
+@click.option("--depth", type=click.IntRange(0, 3), default=None,
+              help=f"Hops of relations around the entities found (default {SearchSettings.depth}, or [search] depth).")
 @output(_search_text, formats=True)
 @pass_app
 def search_local(app: App, question: str, max_tokens: int | None, dry_run: bool, answer: bool, offline: bool,
-                 concurrency: int, depth: int) -> dict:
+                 concurrency: int, depth: int | None) -> dict:
     """The local-search prompt for QUESTION: the entities its keywords name, the relations around
     them, their chunks (Document > Section > Chunk) and their communities (cypher/search/local.cypher)."""
     return question_search(app, "local", question, max_tokens, dry_run, answer, offline, concurrency, depth=depth)
@@ -205,12 +211,13 @@ def search_local(app: App, question: str, max_tokens: int | None, dry_run: bool,
 @click.option("--level", type=click.IntRange(min=0), default=None,
               help="The community level to map (default: the one whose reports cover the most entities, "
                    f"among levels with at least {defaults.MIN_COMMUNITIES} reports).")
-@click.option("--map-tokens", type=click.IntRange(min=200), default=defaults.MAP_TOKENS, show_default=True,
-              help="The map step's budget: prompt tokens of all map calls together.")
+@click.option("--map-tokens", type=click.IntRange(min=200), default=None,
+              help=f"The map step's budget: prompt tokens of all map calls together (default "
+                   f"{SearchSettings.map_tokens:,}, or [search] map_tokens).")
 @output(_search_text, formats=True)
 @pass_app
 def search_global(app: App, question: str, max_tokens: int | None, dry_run: bool, answer: bool, offline: bool,
-                  concurrency: int, level: int | None, map_tokens: int) -> dict:
+                  concurrency: int, level: int | None, map_tokens: int | None) -> dict:
     """The global-search prompt for QUESTION: the community reports most similar to it mapped to
     scored points (one LLM call per batch; offline, their closest sentences), the best points
     within the budget, with the communities and chunks behind them."""

@@ -138,7 +138,7 @@ def object_result(app: App, object_id: str, mode: str, flags: dict, runner=None)
                              {"selection": chosen.mode, "max_per_concept": chosen.max_per_concept,
                               "tokens_per_concept": chosen.tokens_per_concept or None})
     return object_prompt(app.graph, object_id, mode, make_embedder(app.settings), runner, chosen.question or None,
-                         flags.get("max_tokens"))
+                         flags.get("max_tokens"), search=app.settings.search)
 
 
 def _prompt_text(result: dict) -> list[str]:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from tripartite.cli.common import App, output, pass_app, say
+from tripartite.infra.config import ServerSettings
 from tripartite.infra.errors import TripartiteError
 
 if TYPE_CHECKING:
@@ -67,8 +68,10 @@ def server_group() -> None:
 
 
 @server_group.command("start")
-@click.option("--bolt-port", type=int, help="Bolt port (default 7687, or TRIPARTITE_BOLT_PORT).")
-@click.option("--http-port", type=int, help="HTTP/Browser port (default 7474, or TRIPARTITE_HTTP_PORT).")
+@click.option("--bolt-port", type=int, help=f"Bolt port (default {ServerSettings.bolt_port}, or [server] bolt_port, "
+                                            "TRIPARTITE_BOLT_PORT).")
+@click.option("--http-port", type=int, help=f"HTTP/Browser port (default {ServerSettings.http_port}, or [server] "
+                                            "http_port, TRIPARTITE_HTTP_PORT).")
 @output(_status_dict_lines)
 @pass_app
 def server_start(app: App, bolt_port: int | None, http_port: int | None) -> dict:

@@ -1,128 +1,202 @@
 """Settings: defaults, then an optional tripartite.toml, then environment variables.
 
-This module is the one home of the project's defaults (the selection's alpha, beta and
-budgets among them). Secrets (the Neo4j password, LLM API keys) come only from the
-environment; a config file that holds one is refused, and `Settings` never prints them,
-nor a password written into a URL. Reading the file and checking each value: config_values.py.
+The one home of the project's defaults: each [section] of tripartite.toml is a frozen dataclass
+below, its fields the keys with their built-in values, `Bounds` a value's range and `Env` the
+variables that set it. pydantic checks the file and the environment against these declarations
+when settings are read (config_values.py, imported only then: `--help` never loads pydantic).
+Secrets come only from the environment; a file that holds one is refused, and nothing here
+prints one, nor a password written into a URL.
 """
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, Mapping
-from urllib.parse import urlsplit
+from typing import Annotated, Any, Literal, Mapping
 
-from tripartite.infra.config_values import (at_least, check_types, env_number, field_kinds, optional_bool, port_number,
-                                            read_section, read_toml, shown_setting, where_written)
-from tripartite.infra.errors import ConfigError
-from tripartite.infra.secrets import mask_userinfo, register
+from tripartite.infra.secrets import mask_userinfo, register, userinfo_secrets
 
 CONFIG_FILE_NAME = "tripartite.toml"
 
-# Neo4j 5.26 LTS. 5.26.19 is the newest patch release for which APOC core 5.26.x is on
-# Maven Central, and APOC must match the server's version; APOC Extended stops at 5.26.0.
-DEFAULT_NEO4J_VERSION = "5.26.19"
-DEFAULT_APOC_VERSION = "5.26.19"
-DEFAULT_APOC_EXTENDED_VERSION = "5.26.0"
-DEFAULT_BROWSER_VERSION = "5.24.0"
-# OpenGDS 2.13 is the Graph Data Science line for Neo4j 5.26 (Leiden communities of the triplet graph).
-DEFAULT_GDS_VERSION = "2.13.9"
 
 @dataclass(frozen=True)
+class Bounds:
+    """A value's range (pydantic's ge, le) and its refusal: `says` out of range, `wrong` of the wrong
+    type (None: "must be a number"...); {shown} is the key or variable with the value, {raw} the value."""
+    ge: float | None = None
+    le: float | None = None
+    says: str = "{shown} is out of range"
+    wrong: str | None = None
+
+    def __get_pydantic_core_schema__(self, source, handler):  # pydantic calls it, when settings are read
+        return {**handler(source), **{k: v for k, v in (("ge", self.ge), ("le", self.le)) if v is not None}}
+
+
+class Env:
+    """The environment variables that set a key (the first one set wins; an empty one is unset)."""
+    def __init__(self, *names: str):
+        self.names = names
+
+
+def at_least(low: float, fix: str = "") -> Bounds:
+    return Bounds(ge=low, says=f"{{shown}} is out of range; {fix or f'use {low} or more'}")
+
+
+def section(cls: type) -> type:
+    """A [section] of tripartite.toml: a frozen dataclass; pydantic refuses unknown keys, nan and inf."""
+    cls.__pydantic_config__ = {"extra": "forbid", "allow_inf_nan": False}
+    return dataclass(frozen=True)(cls)
+
+
+Port = Annotated[int, Bounds(1, 65535, "{shown} is out of range; use 1-65535",
+                             "{shown} is not a port number; use an integer 1-65535")]
+Positive = Annotated[int, Bounds(ge=1, says="{shown} must be a positive integer")]
+Probability = Annotated[float, Bounds(0, 1, "{shown} is not a probability; use 0 to 1")]
+Cosine = Annotated[float, Bounds(-1, 1, "{shown} is out of range; use a cosine, -1 to 1")]
+Tokens = Annotated[int, at_least(100, "use 100 or more tokens")]
+PRICES = ("LLM prices {raw!r} are not two numbers (TRIPARTITE_LLM_PRICES=in,out or [llm] prices = [in, out], "
+          "USD per million tokens)")
+Price = Annotated[float, Bounds(ge=0)]
+Prices = Annotated[tuple[Price, Price], Bounds(says=PRICES, wrong=PRICES)]
+
+
+@section
 class ServerSettings:
     """The no-Docker local Neo4j server that `tripartite server` manages."""
-
-    home: Path
-    bolt_port: int = 7687
-    http_port: int = 7474
-    neo4j_version: str = DEFAULT_NEO4J_VERSION
-    apoc_version: str = DEFAULT_APOC_VERSION
-    apoc_extended_version: str = DEFAULT_APOC_EXTENDED_VERSION  # "" turns it off
-    browser_version: str = DEFAULT_BROWSER_VERSION
-    gds_version: str = DEFAULT_GDS_VERSION  # "" turns it off
+    home: Annotated[Path, Env("TRIPARTITE_SERVER_HOME")] = Path(".tripartite/neo4j")  # relative: to the file's folder
+    bolt_port: Annotated[Port, Env("TRIPARTITE_BOLT_PORT")] = 7687
+    http_port: Annotated[Port, Env("TRIPARTITE_HTTP_PORT")] = 7474
+    # Neo4j 5.26 LTS: 5.26.19 is the newest with APOC core 5.26.x (which must match) on Maven Central
+    neo4j_version: str = "5.26.19"
+    apoc_version: str = "5.26.19"
+    apoc_extended_version: str = "5.26.0"  # its last 5.26; "" turns it off
+    browser_version: str = "5.24.0"
+    gds_version: str = "2.13.9"  # OpenGDS for 5.26 (the triplet graph's Leiden communities); "" turns it off
     heap: str = "2g"  # a 50 MB document (about 80,000 chunks) is written in one transaction
     pagecache: str = "512m"
-    java: str = ""  # path to a java binary; found automatically when empty
-    start_timeout: float = 180.0
-    procedures: bool = True  # build procedures/ and install it (the selection's plugin path); False: Cypher only
+    java: Annotated[str, Env("TRIPARTITE_JAVA")] = ""  # path to a java binary; found automatically when empty
+    start_timeout: Annotated[float, at_least(1, "use 1 or more seconds")] = 180.0
+    procedures: Annotated[bool, Env("TRIPARTITE_PROCEDURES")] = True  # build and install procedures/; False: Cypher
 
 
-STRUCTURED_MODES = ("auto", "on", "off")
-
-
-@dataclass(frozen=True)
+@section
 class LLMSettings:
     """An OpenAI-compatible endpoint; unset base_url and model mean the offline provider."""
-
-    base_url: str = ""
-    model: str = ""
-    api_key: str = field(default="", repr=False)
-    timeout: float = 60.0   # seconds per request, once sent (the runner never queues more than the server serves)
-    backoff: float = 1.0    # first retry pause in seconds; doubles each retry
-    concurrency: int | None = None  # requests in flight; None: 4, or fewer where the server reports fewer slots
-    structured: str = "auto"        # JSON-schema constrained answers: auto (probe the endpoint once), on, off
-    prices: tuple[float, float] | None = None  # USD per million tokens (input, output) for --dry-run's cost
+    base_url: Annotated[str, Env("OPENAI_BASE_URL")] = ""
+    model: Annotated[str, Env("TRIPARTITE_LLM_MODEL")] = ""
+    api_key: Annotated[str, Env("OPENAI_API_KEY")] = field(default="", repr=False)  # never in the file
+    # seconds per request, once sent (the runner never queues more than the server serves)
+    timeout: Annotated[float, at_least(0.1, "use seconds above 0"), Env("TRIPARTITE_LLM_TIMEOUT")] = 60.0
+    backoff: Annotated[float, at_least(0, "use 0 or more seconds"), Env("TRIPARTITE_LLM_BACKOFF")] = 1.0  # doubles
+    # requests in flight (None: 4, or fewer where the server reports fewer slots)
+    concurrency: Annotated[int, at_least(1), Env("TRIPARTITE_LLM_CONCURRENCY")] | None = None
+    # JSON-schema constrained answers (auto: probe the endpoint once)
+    structured: Annotated[Literal["auto", "on", "off"], Env("TRIPARTITE_LLM_STRUCTURED")] = "auto"
+    prices: Annotated[Prices, Env("TRIPARTITE_LLM_PRICES")] | None = None  # USD per million tokens in, out
 
     @property
     def configured(self) -> bool:
         return bool(self.model)
 
 
-@dataclass(frozen=True)
+@section
 class EmbeddingSettings:
-    """local: models on this machine ("auto": each language by its own model; a known model's
-    name; a folder holding an ONNX model); openai: an OpenAI-compatible /embeddings endpoint."""
-
-    provider: str = "local"
-    model: str = "auto"
-    batch_size: int = 8
+    """local: models on this machine ("auto": each language by its own; a known model's name; an
+    ONNX model's folder); openai: an OpenAI-compatible /embeddings endpoint."""
+    provider: Annotated[Literal["local", "openai"], Env("TRIPARTITE_EMBEDDING_PROVIDER")] = "local"
+    model: Annotated[str, Env("TRIPARTITE_EMBEDDING_MODEL")] = "auto"  # openai: text-embedding-3-small unless given
+    batch_size: Annotated[int, at_least(1)] = 8
     # The model reads Latin-script text only (hybrid search then leans on words elsewhere); None:
     # yes for the local model, no for an endpoint (set it for an English model served there).
     latin_only: bool | None = None
 
 
-@dataclass(frozen=True)
+@section
 class SelectionSettings:
-    """The selection's and the prompt's defaults. Settings stored in the graph by `tripartite
-    tune --store` win over these (tripartite/selection/settings.py); command-line flags win
-    over both."""
-
-    mode: str = "floor"                 # floor: each concept keeps its best extract, plus the paper's; paper: the paper's
-    alpha: float = 0.9                  # select a candidate when P_c(w) > alpha
-    beta: float = 0.5                   # Markov blanket: a chunk's other candidates when P_c(w) > beta
-    max_tokens: int | None = None       # the prompt's token budget (None: tokens_per_concept decides)
-    tokens_per_concept: int | None = 110  # without max_tokens: this many tokens per concept of the object
-    max_per_concept: int | None = None  # each concept's best N extracts (None: no cap)
+    """The selection's and the prompt's defaults. What `tripartite tune --store` put in the graph
+    wins over these (tripartite/selection/settings.py); command-line flags win over both."""
+    mode: Literal["floor", "paper"] = "floor"  # floor: each concept keeps its best extract, plus the paper's
+    alpha: Probability = 0.9            # select a candidate when P_c(w) > alpha
+    beta: Probability = 0.5             # Markov blanket: a chunk's other candidates when P_c(w) > beta
+    max_tokens: Positive | None = None  # the prompt's token budget (None: tokens_per_concept decides)
+    tokens_per_concept: Positive | None = 110  # without max_tokens: this many tokens per concept of the object
+    max_per_concept: Positive | None = None    # each concept's best N extracts (None: no cap)
     question: str = ""                  # "" asks the object's plugin, then ontology.plugins.GENERIC_QUESTION
-    concurrency: int | None = None      # select's concurrent transactions (None: the server's processors)
-    engine: str = "auto"                # auto: the procedure plugin where the server has it, else Cypher; cypher; plugin
+    # select's concurrent transactions (None: the server's processors)
+    concurrency: Annotated[Positive, Env("TRIPARTITE_SELECT_CONCURRENCY")] | None = None
+    # auto: the procedure plugin where the server has it, else the Cypher scripts
+    engine: Annotated[Literal["auto", "cypher", "plugin"], Env("TRIPARTITE_SELECT_ENGINE")] = "auto"
 
 
-@dataclass(frozen=True)
+@section
 class ChunkingSettings:
-    max_tokens: int = 200   # in the embedding model's tokens; MiniLM reads at most 256
-    max_mb: float = 64.0    # larger files are refused with a clear error
+    max_tokens: Annotated[int, at_least(16, "use 16 or more tokens")] = 200  # embedding model's tokens (MiniLM: 256)
+    max_mb: Annotated[float, at_least(0.001, "use a size in MB above 0")] = 64.0
 
 
-@dataclass(frozen=True)
+@section
+class AnalysisSettings:
+    prefilter_similarity: Cosine = 0.3  # a chunk is read for a concept it does not name when this close to its gloss
+
+
+@section
+class KgSettings:
+    """The triplet graph's `kg extract` and `kg communities` (DB-GPT's values)."""
+    context_k: Annotated[int, at_least(0)] = 5  # the most similar other chunks that give context names
+    min_similarity: Cosine = 0.3                # the least cosine similarity of such a chunk
+    min_size: Annotated[int, at_least(2)] = 3   # smaller communities get no report
+
+
+@section
+class SearchSettings:
+    """Each search mode's budget for its final prompt, and local's and global's own defaults."""
+    hybrid_tokens: Tokens = 1000
+    local_tokens: Tokens = 4000
+    global_tokens: Tokens = 3000
+    depth: Annotated[int, Bounds(0, 3, "{shown} is out of range; use 0 to 3")] = 2  # local: hops around the entities
+    map_tokens: Annotated[int, at_least(200, "use 200 or more tokens")] = 4000  # global: all map calls' prompts
+
+
+@section
+class Neo4jSection:  # as written; read Settings.neo4j_uri, neo4j_user, ...
+    uri: Annotated[str, Env("NEO4J_URI")] = ""  # "": the local server's Bolt port
+    user: Annotated[str, Env("NEO4J_USER", "NEO4J_USERNAME")] = "neo4j"
+    database: Annotated[str, Env("NEO4J_DATABASE")] = "neo4j"
+    password: Annotated[str, Env("NEO4J_PASSWORD")] = field(default="", repr=False)  # never in the file
+
+
+@section
+class PathsSection:  # as written; read Settings.cache_dir, llm_cache, migrations_dir
+    cache_dir: Annotated[str, Env("TRIPARTITE_CACHE_DIR")] | None = None
+    migrations_dir: Annotated[str, Env("TRIPARTITE_MIGRATIONS_DIR")] | None = None
+    llm_cache: Annotated[str, Env("TRIPARTITE_LLM_CACHE")] | None = None
+
+
+@section
 class Settings:
-    neo4j_uri: str
-    neo4j_user: str
-    neo4j_password: str = field(repr=False)
-    neo4j_database: str
-    server: ServerSettings
-    llm: LLMSettings
-    embeddings: EmbeddingSettings
-    chunking: ChunkingSettings
-    selection: SelectionSettings
-    cache_dir: Path
-    llm_cache: Path
-    migrations_dir: Path
+    """The sections as the file and the environment give them (pydantic checks both), then what
+    load_settings derives from them (no key sets those)."""
+    neo4j: Neo4jSection = Neo4jSection()
+    server: ServerSettings = ServerSettings()
+    llm: LLMSettings = LLMSettings()
+    embeddings: EmbeddingSettings = EmbeddingSettings()
+    chunking: ChunkingSettings = ChunkingSettings()
+    selection: SelectionSettings = SelectionSettings()
+    analysis: AnalysisSettings = AnalysisSettings()
+    kg: KgSettings = KgSettings()
+    search: SearchSettings = SearchSettings()
+    paths: PathsSection = PathsSection()
+    # the period of progress lines without a terminal (no key in the file)
+    progress_seconds: Annotated[float, at_least(0, "use 0 or more seconds"), Env("TRIPARTITE_PROGRESS_SECONDS")] = 30.0
+    neo4j_uri: str = ""
+    neo4j_user: str = "neo4j"
+    neo4j_password: str = field(default="", repr=False)
+    neo4j_database: str = "neo4j"
+    cache_dir: Path = Path()
+    llm_cache: Path = Path()
+    migrations_dir: Path = Path()
     config_file: Path | None = None
     uri_from_user: bool = False  # NEO4J_URI or [neo4j].uri was given explicitly
-    progress_seconds: float | None = None  # TRIPARTITE_PROGRESS_SECONDS: the period of progress lines
 
     @property
     def neo4j_uri_shown(self) -> str:
@@ -130,220 +204,55 @@ class Settings:
 
     def describe(self) -> dict[str, Any]:
         """A printable view, with every secret reduced to whether it is set."""
+        server, llm = self.server, self.llm
         return {
             "config_file": str(self.config_file) if self.config_file else None,
-            "neo4j": {
-                "uri": self.neo4j_uri_shown,
-                "user": self.neo4j_user,
-                "password": "set" if self.neo4j_password else "not set",
-                "database": self.neo4j_database,
-            },
-            "server": {
-                "home": str(self.server.home),
-                "bolt_port": self.server.bolt_port,
-                "http_port": self.server.http_port,
-                "neo4j_version": self.server.neo4j_version,
-                "apoc_version": self.server.apoc_version,
-                "apoc_extended_version": self.server.apoc_extended_version or None,
-                "browser_version": self.server.browser_version,
-                "gds_version": self.server.gds_version or None,
-            },
-            "llm": {
-                "base_url": mask_userinfo(self.llm.base_url) or None,
-                "model": self.llm.model or None,
-                "api_key": "set" if self.llm.api_key else "not set",
-                "timeout": self.llm.timeout,
-                "concurrency": self.llm.concurrency,
-                "structured": self.llm.structured,
-            },
+            "neo4j": {"uri": self.neo4j_uri_shown, "user": self.neo4j_user,
+                      "password": "set" if self.neo4j_password else "not set", "database": self.neo4j_database},
+            "server": {"home": str(server.home), "bolt_port": server.bolt_port, "http_port": server.http_port,
+                       "neo4j_version": server.neo4j_version, "apoc_version": server.apoc_version,
+                       "apoc_extended_version": server.apoc_extended_version or None,
+                       "browser_version": server.browser_version, "gds_version": server.gds_version or None},
+            "llm": {"base_url": mask_userinfo(llm.base_url) or None, "model": llm.model or None,
+                    "api_key": "set" if llm.api_key else "not set", "timeout": llm.timeout,
+                    "concurrency": llm.concurrency, "structured": llm.structured},
             "embeddings": {"provider": self.embeddings.provider, "model": self.embeddings.model,
                            "latin_only": self.embeddings.latin_only},
-            "chunking": {"max_tokens": self.chunking.max_tokens, "max_mb": self.chunking.max_mb},
-            "selection": asdict(self.selection),
-            "cache_dir": str(self.cache_dir),
-            "llm_cache": str(self.llm_cache),
+            **{name: asdict(getattr(self, name)) for name in ("chunking", "selection", "analysis", "kg", "search")},
+            "cache_dir": str(self.cache_dir), "llm_cache": str(self.llm_cache),
             "migrations_dir": str(self.migrations_dir),
         }
 
 
 def find_config_file(start: Path) -> Path | None:
     """The nearest tripartite.toml in `start` or one of its parents."""
-    for folder in [start, *start.parents]:
-        candidate = folder / CONFIG_FILE_NAME
-        if candidate.is_file():
-            return candidate
-    return None
+    return next((folder / CONFIG_FILE_NAME for folder in [start, *start.parents]
+                 if (folder / CONFIG_FILE_NAME).is_file()), None)
 
 
 def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] | None = None,
                   cwd: Path | None = None) -> Settings:
     """Resolve settings: built-in defaults < tripartite.toml < environment variables."""
+    from tripartite.infra.config_values import read_settings  # pydantic: only when settings are read
+    from tripartite.infra.paths import migrations_dir
+
     env = os.environ if env is None else env
     cwd = Path.cwd() if cwd is None else cwd
     explicit = config_path or env.get("TRIPARTITE_CONFIG")
     path = Path(explicit).expanduser().resolve() if explicit else find_config_file(cwd)
-    data = read_toml(path) if path else {}
     base = path.parent if path else cwd
-
-    known = {"neo4j", "server", "llm", "embeddings", "chunking", "selection", "paths"}
-    unknown_sections = sorted(set(data) - known)
-    if unknown_sections:
-        raise ConfigError(f"{path}: unknown section(s) {', '.join(unknown_sections)}; allowed: {', '.join(sorted(known))}")
-
-    neo4j = read_section(path, data, "neo4j", {"uri", "user", "database"})
-    check_types(path, "neo4j", neo4j, dict.fromkeys(neo4j, "str"))
-    server_kinds = field_kinds(ServerSettings)
-    server = read_section(path, data, "server", set(server_kinds))
-    check_types(path, "server", server, {k: v for k, v in server_kinds.items() if not k.endswith("_port")})
-    if "start_timeout" in server:
-        at_least(where_written(path, "server", "start_timeout"), server["start_timeout"], 1, "use 1 or more seconds")
-    llm_kinds = field_kinds(LLMSettings)
-    llm = read_section(path, data, "llm", set(llm_kinds) - {"api_key"})
-    check_types(path, "llm", llm, llm_kinds)
-    prices = env.get("TRIPARTITE_LLM_PRICES") or llm.get("prices")
-    if prices is not None:
-        try:
-            pair = [float(x) for x in (prices.split(",") if isinstance(prices, str) else prices)]
-            if len(pair) != 2 or not all(math.isfinite(x) and x >= 0 for x in pair):
-                raise ValueError
-        except (TypeError, ValueError):
-            raise ConfigError(f"LLM prices {prices!r} are not two numbers (TRIPARTITE_LLM_PRICES=in,out or [llm] prices "
-                              "= [in, out], USD per million tokens)") from None
-        prices = (pair[0], pair[1])
-    structured = env.get("TRIPARTITE_LLM_STRUCTURED") or llm.get("structured", "auto")
-    if structured not in STRUCTURED_MODES:
-        raise ConfigError(f"structured answers {structured!r} is unknown (TRIPARTITE_LLM_STRUCTURED or [llm] "
-                          f"structured); use one of {', '.join(STRUCTURED_MODES)}")
-    llm_numbers = {}
-    for key, variable, integer, minimum, fix in (
-            ("concurrency", "TRIPARTITE_LLM_CONCURRENCY", True, 1, "use 1 or more"),
-            ("timeout", "TRIPARTITE_LLM_TIMEOUT", False, 0.1, "use seconds above 0"),
-            ("backoff", "TRIPARTITE_LLM_BACKOFF", False, 0, "use 0 or more seconds")):
-        from_env = env_number(env, variable, integer)
-        value = from_env if from_env is not None else llm.get(key)
-        if value is not None:
-            at_least(variable if from_env is not None else where_written(path, "llm", key), value, minimum, fix)
-        llm_numbers[key] = value
-    concurrency = llm_numbers["concurrency"]
-    paths = read_section(path, data, "paths", {"cache_dir", "migrations_dir", "llm_cache"})
-    check_types(path, "paths", paths, dict.fromkeys(paths, "str"))
-    embedding_kinds = field_kinds(EmbeddingSettings)
-    embeddings = read_section(path, data, "embeddings", set(embedding_kinds))
-    check_types(path, "embeddings", embeddings, embedding_kinds)
-    if "batch_size" in embeddings:
-        at_least(where_written(path, "embeddings", "batch_size"), embeddings["batch_size"], 1, "use 1 or more")
-    chunking_kinds = field_kinds(ChunkingSettings)
-    chunking = read_section(path, data, "chunking", set(chunking_kinds))
-    check_types(path, "chunking", chunking, chunking_kinds)
-    if "max_tokens" in chunking:
-        at_least(where_written(path, "chunking", "max_tokens"), chunking["max_tokens"], 16, "use 16 or more tokens")
-    if "max_mb" in chunking:
-        at_least(where_written(path, "chunking", "max_mb"), chunking["max_mb"], 0.001, "use a size in MB above 0")
-    provider = env.get("TRIPARTITE_EMBEDDING_PROVIDER") or embeddings.get("provider", "local")
-    if provider not in ("local", "openai"):
-        raise ConfigError(f"embedding provider {provider!r} is unknown; use 'local' or 'openai'")
-    default_model = EmbeddingSettings.model if provider == "local" else "text-embedding-3-small"
-    embedding_settings = EmbeddingSettings(
-        provider=provider,
-        model=env.get("TRIPARTITE_EMBEDDING_MODEL") or embeddings.get("model") or default_model,
-        batch_size=int(embeddings.get("batch_size", EmbeddingSettings.batch_size)),
-        latin_only=optional_bool(path, "embeddings", "latin_only", embeddings.get("latin_only")),
-    )
-    chunking_settings = ChunkingSettings(**chunking)
-    selection_kinds = field_kinds(SelectionSettings)
-    selection_values = read_section(path, data, "selection", set(selection_kinds))
-    check_types(path, "selection", selection_values, selection_kinds)
-    labels = {key: where_written(path, "selection", key) for key in selection_kinds}
-    select_concurrency = env_number(env, "TRIPARTITE_SELECT_CONCURRENCY", integer=True)
-    if select_concurrency is not None:
-        selection_values["concurrency"], labels["concurrency"] = select_concurrency, "TRIPARTITE_SELECT_CONCURRENCY"
-    if env.get("TRIPARTITE_SELECT_ENGINE"):
-        selection_values["engine"], labels["engine"] = env["TRIPARTITE_SELECT_ENGINE"], "TRIPARTITE_SELECT_ENGINE"
-    selection_settings = _selection(selection_values, labels)
-    progress_seconds = env_number(env, "TRIPARTITE_PROGRESS_SECONDS")
-    if progress_seconds is not None:
-        at_least("TRIPARTITE_PROGRESS_SECONDS", progress_seconds, 0, "use 0 or more seconds")
-
-    home_value = server.pop("home", ".tripartite/neo4j")
-    home = Path(env.get("TRIPARTITE_SERVER_HOME") or home_value).expanduser()
-    server_settings = ServerSettings(home=(base / home).resolve(), **server)
-    bolt = port_number(env.get("TRIPARTITE_BOLT_PORT", server_settings.bolt_port), "bolt_port")
-    http = port_number(env.get("TRIPARTITE_HTTP_PORT", server_settings.http_port), "http_port")
-    procedures = env.get("TRIPARTITE_PROCEDURES")
-    if procedures is not None and procedures.lower() not in ("on", "off", "1", "0", "true", "false"):
-        raise ConfigError(f"TRIPARTITE_PROCEDURES={procedures!r}: use on or off")
-    server_settings = replace(server_settings, bolt_port=bolt, http_port=http,
-                              java=env.get("TRIPARTITE_JAVA", server_settings.java),
-                              procedures=server_settings.procedures if procedures is None
-                              else procedures.lower() in ("on", "1", "true"))
-
-    uri_given = env.get("NEO4J_URI") or neo4j.get("uri")
-    uri = uri_given or f"bolt://127.0.0.1:{bolt}"
-
-    cache_dir = Path(env.get("TRIPARTITE_CACHE_DIR") or paths.get("cache_dir")
-                     or Path(env.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tripartite").expanduser()
-    migrations_dir = env.get("TRIPARTITE_MIGRATIONS_DIR") or paths.get("migrations_dir")
-    llm_cache = env.get("TRIPARTITE_LLM_CACHE") or paths.get("llm_cache")
-    register(env.get("OPENAI_API_KEY"), env.get("NEO4J_PASSWORD"), *_userinfo_secrets(uri_given or "",
-                                                                                      env.get("OPENAI_BASE_URL") or llm.get("base_url", "")))
-    return Settings(
-        neo4j_uri=uri,
-        neo4j_user=env.get("NEO4J_USER") or env.get("NEO4J_USERNAME") or neo4j.get("user", "neo4j"),
-        neo4j_password=env.get("NEO4J_PASSWORD", ""),
-        neo4j_database=env.get("NEO4J_DATABASE") or neo4j.get("database", "neo4j"),
-        server=server_settings,
-        llm=LLMSettings(
-            base_url=env.get("OPENAI_BASE_URL") or llm.get("base_url", ""),
-            model=env.get("TRIPARTITE_LLM_MODEL") or llm.get("model", ""),
-            api_key=env.get("OPENAI_API_KEY", ""),
-            timeout=float(llm_numbers["timeout"] if llm_numbers["timeout"] is not None else LLMSettings.timeout),
-            backoff=float(llm_numbers["backoff"] if llm_numbers["backoff"] is not None else LLMSettings.backoff),
-            concurrency=concurrency,
-            structured=structured,
-            prices=prices,
-        ),
-        embeddings=embedding_settings,
-        chunking=chunking_settings,
-        selection=selection_settings,
-        cache_dir=(base / cache_dir).resolve() if not cache_dir.is_absolute() else cache_dir,
-        llm_cache=(base / Path(llm_cache).expanduser()).resolve() if llm_cache
-        else ((base / cache_dir).resolve() if not cache_dir.is_absolute() else cache_dir) / "llm-cache.sqlite",
-        migrations_dir=(base / migrations_dir).resolve() if migrations_dir else default_migrations_dir(),
-        config_file=path,
-        uri_from_user=bool(uri_given),
-        progress_seconds=progress_seconds,
-    )
-
-
-def _userinfo_secrets(*urls: str) -> list[str]:
-    """The user:password parts written into URLs (bolt://neo4j:secret@host): secrets too."""
-    found = []
-    for url in urls:
-        userinfo = urlsplit(url).netloc.rpartition("@")[0] if "@" in url else ""
-        found += [userinfo, userinfo.partition(":")[2]] if userinfo else []
-    return found
-
-
-def _selection(values: dict[str, Any], labels: Mapping[str, str]) -> SelectionSettings:
-    """The [selection] table checked; `labels` name where each value came from (file key or
-    environment variable)."""
-    selection = SelectionSettings(**values)
-    if selection.mode not in ("floor", "paper"):
-        raise ConfigError(f"{shown_setting(labels['mode'], selection.mode)} is unknown; use 'floor' or 'paper'")
-    if selection.engine not in ("auto", "cypher", "plugin"):
-        raise ConfigError(f"{shown_setting(labels['engine'], selection.engine)} is unknown; use auto, cypher or plugin")
-    for name in ("alpha", "beta"):
-        value = getattr(selection, name)
-        if not 0 <= value <= 1:
-            raise ConfigError(f"{shown_setting(labels[name], value)} is not a probability; use 0 to 1")
-    for name in ("max_tokens", "tokens_per_concept", "max_per_concept", "concurrency"):
-        value = getattr(selection, name)
-        if value is not None and value < 1:
-            raise ConfigError(f"{shown_setting(labels[name], value)} must be a positive integer")
-    return selection
-
-
-def default_migrations_dir() -> Path:
-    from tripartite.infra.paths import migrations_dir
-
-    return migrations_dir()
+    given, written = read_settings(Settings, path, env)
+    neo4j, paths, embeddings = given.neo4j, given.paths, given.embeddings
+    if embeddings.provider == "openai" and ("embeddings", "model") not in written:
+        embeddings = replace(embeddings, model="text-embedding-3-small")
+    server = replace(given.server, home=(base / given.server.home.expanduser()).resolve())
+    cache_dir = Path(paths.cache_dir or Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tripartite")
+    cache_dir = cache_dir.expanduser() if cache_dir.expanduser().is_absolute() else (base / cache_dir).resolve()
+    register(given.llm.api_key, neo4j.password, *userinfo_secrets(neo4j.uri, given.llm.base_url))
+    return replace(
+        given, server=server, embeddings=embeddings, neo4j_uri=neo4j.uri or f"bolt://127.0.0.1:{server.bolt_port}",
+        neo4j_user=neo4j.user, neo4j_password=neo4j.password, neo4j_database=neo4j.database, cache_dir=cache_dir,
+        llm_cache=(base / Path(paths.llm_cache).expanduser()).resolve() if paths.llm_cache
+        else cache_dir / "llm-cache.sqlite",
+        migrations_dir=(base / paths.migrations_dir).resolve() if paths.migrations_dir else migrations_dir(),
+        config_file=path, uri_from_user=bool(neo4j.uri))

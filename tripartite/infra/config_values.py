@@ -1,168 +1,142 @@
-"""Reading tripartite.toml and checking each value it or the environment gives: the type a
-setting's field asks for, its range, secrets kept out of files (a password or key under its own
-name, or written into a URL). Every refusal is one line naming the file's key or the variable
-(tripartite/infra/config.py resolves the settings)."""
+"""Reading tripartite.toml and the environment, and checking both with pydantic against the
+settings' declarations (config.py): each field's type and range, no secret in the file. Every
+refusal is one line naming the file's key or the variable, and what to write instead."""
 from __future__ import annotations
 
+import functools
 import json
-import math
-import re
 import sys
-from dataclasses import fields
+import typing
+from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any, Mapping
-from urllib.parse import parse_qsl
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
+from pydantic import TypeAdapter, ValidationError
+
+from tripartite.infra.config import Bounds, Env
 from tripartite.infra.errors import ConfigError
 from tripartite.infra.folders import not_regular
+from tripartite.infra.secrets import written_secret
 
-SECRET_KEYS = {"password", "api_key", "apikey", "key", "token", "secret"}
-# A URL's query parameter that carries a secret: api_key, subscription-key, access_token, sig (a
-# signed URL's), not api-version.
-_SECRET_PARAMETER = re.compile(r"(?i)(key|token|secret|password|passwd|sig|signature)$")
-_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
-# Where the secret of a URL in each section goes instead.
-_SECRET_HOMES = {"neo4j": "the user and password in the environment (NEO4J_USER, NEO4J_PASSWORD)",
-                 "llm": "the key in the environment (OPENAI_API_KEY)"}
+# What a value of the wrong type should have been, by pydantic's error type; and the range errors.
+_WORDS = {"string_type": "text in quotes", "int_type": "a whole number", "float_type": "a number",
+          "bool_type": "true or false", "tuple_type": "a list"}
+_RANGE = {"greater_than_equal", "less_than_equal", "finite_number", "too_short", "too_long"}
+_SWITCH = {"on": True, "1": True, "true": True, "off": False, "0": False, "false": False}
 
 
 def read_toml(path: Path) -> dict[str, Any]:
-    try:
-        data = tomllib.loads(_config_text(path))
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc}); fix the file") from None
-    _refuse_secrets(path, data)
-    return data
-
-
-def _config_text(path: Path) -> str:
-    """The file's text; a path that is no regular file (a FIFO would block the read) or a text
-    that is not UTF-8, as TOML must be, is one line."""
+    """The file's tables; a path that is no regular file (a FIFO would block the read), a text
+    that is not UTF-8 (as TOML must be), bad TOML or a secret in it is one line."""
     kind = not_regular(path)
     if kind:
         raise ConfigError(f"{path}: not a regular file ({kind}); point --config or TRIPARTITE_CONFIG at a "
                           "tripartite.toml")
     try:
         data = path.read_bytes()
+        text = data.decode("utf-8")
+        tables = tomllib.loads(text)
     except FileNotFoundError:
         raise ConfigError(f"{path}: config file not found; fix the path or unset TRIPARTITE_CONFIG") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from None
-    try:
-        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: not UTF-8 (invalid byte 0x{data[exc.start]:02x} at offset {exc.start}); TOML "
                           "files are UTF-8: convert it, e.g. iconv -f latin1 -t utf-8") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc}); fix the file") from None
+    if secret := written_secret(tables):
+        raise ConfigError(f"{path}: {secret}")
+    return tables
 
 
-def _refuse_secrets(path: Path, data: Mapping[str, Any], prefix: str = "") -> None:
-    for key, value in data.items():
-        if isinstance(value, Mapping):
-            _refuse_secrets(path, value, f"{prefix}{key}.")
-        elif key.lower() in SECRET_KEYS:
-            raise ConfigError(
-                f"{path}: '{prefix}{key}' is a secret; remove it from the file and set it in the "
-                "environment (NEO4J_PASSWORD, OPENAI_API_KEY)"
-            )
-        elif isinstance(value, str) and (secret := url_secret(value)):
-            section = prefix.rstrip(".")
-            home = _SECRET_HOMES.get(section, "it in the environment (NEO4J_PASSWORD, OPENAI_API_KEY)")
-            raise ConfigError(f"{where_written(path, section, key)} holds {secret}; write the URL without "
-                              f"{'them' if secret.startswith('credentials') else 'it'} and set {home}")
+def read_settings(root: type, path: Path | None, env: Mapping[str, str]) -> tuple[Any, dict]:
+    """The settings (`root`) that the file's sections and, over them, the environment give, checked;
+    and where each value came from: {(section, key): (the file's key or the variable, the value)}."""
+    data = read_toml(path) if path else {}
+    sections = sorted(name for name, hint in _hints(root).items() if is_dataclass(hint))
+    if unknown := sorted(set(data) - set(sections)):
+        raise ConfigError(f"{path}: unknown section(s) {', '.join(unknown)}; allowed: {', '.join(sections)}")
+    values = {name: dict(table) if isinstance(table, Mapping) else table for name, table in data.items()}
+    origins = {(name, key): (f"{path}: [{name}] {key}", value)
+               for name, table in data.items() if isinstance(table, Mapping) for key, value in table.items()}
+    checked(root, values, origins, path)  # the file alone first: a bad key is refused where a variable overrides it
+    for at, hint in _keys(root):
+        if variable := next((v for e in _metadata(hint, Env) for v in e.names if env.get(v)), None):
+            raw = env[variable]
+            (values.setdefault(at[0], {}) if len(at) > 1 else values)[at[-1]] = _typed(variable, raw, hint)
+            origins[at] = (variable, raw)
+    return checked(root, values, origins, path), origins
 
 
-def url_secret(value: str) -> str | None:
-    """What of a URL is a secret, said without it: "credentials before '@'" (bolt://neo4j:pw@host,
-    https://key@host) or "a key in its query (api_key)" for a parameter named like one; None for a
-    URL without any, or text that is no URL."""
-    if not _URL.match(value):
-        return None
-    rest = value.split("://", 1)[1]
-    if "@" in re.split(r"[/?#]", rest, maxsplit=1)[0]:
-        return "credentials before '@'"
-    query = rest.partition("?")[2].partition("#")[0]
-    for name, _ in parse_qsl(query, keep_blank_values=True):
-        if _SECRET_PARAMETER.search(name.replace("-", "_")):
-            return f"a key in its query ({name})"
-    return None
-
-
-def read_section(path: Path | None, data: Mapping[str, Any], name: str, allowed: set[str]) -> dict[str, Any]:
-    section = data.get(name, {})
-    if not isinstance(section, Mapping):
-        raise ConfigError(f"{path}: [{name}] must be a table")
-    unknown = sorted(set(section) - allowed)
-    if unknown:
-        raise ConfigError(f"{path}: unknown key(s) in [{name}]: {', '.join(unknown)}; allowed: {', '.join(sorted(allowed))}")
-    return dict(section)
-
-
-def port_number(value: Any, name: str) -> int:
+def _typed(variable: str, raw: str, hint: Any) -> Any:
+    """A variable's text as its field's type: a number, on or off, a pair (a,b); else the text."""
+    while typing.get_origin(hint) in (typing.Annotated, typing.Union, type(int | None)):  # to int in int | None
+        hint = next(arg for arg in typing.get_args(hint) if arg is not type(None))
+    kind = tuple if typing.get_origin(hint) is tuple else hint if hint in (int, float, bool) else str
     try:
-        port = int(value)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{name}={value!r} is not a port number; use an integer 1-65535") from None
-    if not 0 < port < 65536:
-        raise ConfigError(f"{name}={port} is out of range; use 1-65535")
-    return port
+        return [float(x) for x in raw.split(",")] if kind is tuple else _SWITCH[raw.lower()] if kind is bool else kind(raw)
+    except (ValueError, KeyError):
+        if kind is tuple:  # the text as it is, for the field's own refusal
+            return raw
+        words = {int: "a whole number", float: "a number", bool: "on or off"}[kind]
+        raise ConfigError(f"{variable}={raw!r} is not {words}; fix or unset it") from None
 
 
-def where_written(path: Path | None, section: str, key: str) -> str:
-    """Where a setting was written, for an error: the file and its [section] key."""
-    return f"{path}: [{section}] {key}" if path else f"[{section}] {key}"
-
-
-# What each field's annotation asks of a value in the file; bool is refused where a number is
-# asked (TOML's true is no alpha), and an int is taken where a float is.
-_KINDS = {"str": ((str,), "text in quotes"), "Path": ((str,), "a path in quotes"),
-          "int": ((int,), "a whole number"), "float": ((int, float), "a number"),
-          "bool": ((bool,), "true or false")}
-
-
-def shown_setting(label: str, value: Any) -> str:
-    """`[llm] timeout = "fast"` for a file's key, `TRIPARTITE_LLM_TIMEOUT=-1` for a variable,
-    the value as TOML writes it."""
-    return f"{label} = {json.dumps(value)}" if "[" in label else f"{label}={value}"
-
-
-def check_types(path: Path | None, section: str, values: Mapping[str, Any], kinds: Mapping[str, str]) -> None:
-    """Refuse, naming the key, a value of the wrong type before any of it is used."""
-    for key, value in values.items():
-        kind = kinds.get(key, "").split(" | ")[0]
-        if kind not in _KINDS:
-            continue  # checked where it is parsed (prices, home)
-        allowed, words = _KINDS[kind]
-        if (isinstance(value, bool) and kind != "bool") or not isinstance(value, allowed):
-            raise ConfigError(f"{shown_setting(where_written(path, section, key), value)} must be {words}; fix the file")
-
-
-def field_kinds(cls) -> dict[str, str]:
-    return {f.name: str(f.type) for f in fields(cls)}
-
-
-def at_least(label: str, value: float, minimum: float, fix: str) -> None:
-    if not math.isfinite(value) or value < minimum:  # nan passes every comparison's test
-        raise ConfigError(f"{shown_setting(label, value)} is out of range; {fix}")
-
-
-def env_number(env: Mapping[str, str], name: str, integer: bool = False) -> float | int | None:
-    """An environment variable read as a number, or None when unset or empty."""
-    raw = env.get(name)
-    if raw in (None, ""):
-        return None
+def checked(root: type, values: dict, origins: Mapping[tuple, tuple[str, Any]], path: Path | None):
+    """`values` read by pydantic into `root`, in JSON's strict types (true is no number and 5 no
+    text, while a path is written as text and a pair as a list), or its first error, in one line.
+    A TOML date or time, which no setting takes, goes in as an object, to be refused as such."""
     try:
-        return int(raw) if integer else float(raw)
-    except ValueError:
-        raise ConfigError(f"{name}={raw!r} is not {'a whole number' if integer else 'a number'}; "
-                          f"fix or unset it") from None
+        return _adapter(root).validate_json(json.dumps(values, default=lambda v: {"TOML date": str(v)}), strict=True)
+    except ValidationError as exc:
+        errors = sorted(exc.errors(), key=lambda e: e["type"] != "unexpected_keyword_argument")
+        raise ConfigError(refusal(errors, root, origins, path)) from None
 
 
-def optional_bool(path, section: str, key: str, value) -> bool | None:
-    if value is None or isinstance(value, bool):
-        return value
-    raise ConfigError(f"{where_written(path, section, key)} must be true or false, not {value!r}")
+def refusal(errors: list[dict], root: type, origins: Mapping[tuple, tuple[str, Any]], path: Path | None) -> str:
+    """pydantic's first error as the line a user reads: the key or variable, its value, the fix."""
+    first = errors[0]
+    loc = tuple(str(part) for part in first["loc"])
+    if first["type"] == "unexpected_keyword_argument":  # every unknown key of the section at once
+        extra = sorted(e["loc"][1] for e in errors if e["type"] == first["type"] and e["loc"][0] == loc[0])
+        known = sorted(f.name for f in fields(_hints(root)[loc[0]]) if f.repr)  # not the secrets
+        return f"{path}: unknown key(s) in [{loc[0]}]: {', '.join(extra)}; allowed: {', '.join(known)}"
+    if first["type"] == "dataclass_type":
+        return f"{path}: [{loc[0]}] must be a table"
+    at = loc[:2] if is_dataclass(_hints(root)[loc[0]]) else loc[:1]
+    label, raw = origins[at]
+    value = first["input"] if len(loc) == len(at) else raw  # an item of a pair: the pair
+    shown = f"{label} = {json.dumps(value)}" if "[" in label else f"{label}={value}"
+    bounds = next(iter(_metadata(dict(_keys(root))[at], Bounds)), Bounds())
+    if first["type"] == "literal_error":
+        return f"{shown} is unknown; use {first['ctx']['expected']}"
+    if first["type"] in _RANGE or bounds.wrong:
+        return (bounds.says if first["type"] in _RANGE else bounds.wrong).format(shown=shown, raw=raw)
+    return f"{shown} must be {_WORDS.get(first['type'], 'another value')}; fix the file"
+
+
+@functools.cache
+def _adapter(root: type) -> TypeAdapter:  # built once a process: building takes 15 ms
+    return TypeAdapter(root)
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls, include_extras=True)
+
+
+def _keys(root: type):
+    """((section, key), declared type) for every key of every section, ((name,), type) for root's others."""
+    for name, hint in _hints(root).items():
+        yield from (((name, key), of) for key, of in _hints(hint).items()) if is_dataclass(hint) else [((name,), hint)]
+
+
+def _metadata(hint: Any, kind: type) -> list:
+    """The `kind` objects a declared type carries, the outermost first (prices': the pair's Bounds)."""
+    found = [m for m in getattr(hint, "__metadata__", ()) if isinstance(m, kind)]
+    return found + [m for arg in typing.get_args(hint) for m in _metadata(arg, kind)]

@@ -1,6 +1,6 @@
 """The whole triplet graph in one step, for `eval`: extraction of every chunk not yet
 extracted, then communities and reports where the server has Graph Data Science. The same
-calls `kg extract` and `kg communities` make, with their defaults."""
+calls `kg extract` and `kg communities` make, with the settings' [kg] values."""
 from __future__ import annotations
 
 from typing import Callable
@@ -21,7 +21,8 @@ def build_triplet_graph(settings: Settings, graph: Graph, embedder, say: Callabl
     with run_lock(graph, "kg", "kg extract or kg communities", say):
         offline_extractor = extract.offline_extractor(graph)
         with open_runner(settings, offline_extractor, offline=offline, concurrency=concurrency) as runner:
-            plan = extract.plan(graph, offline_extractor, provider=runner.provider)
+            plan = extract.plan(graph, offline_extractor, settings.kg.context_k, settings.kg.min_similarity,
+                                provider=runner.provider)
             say(f"triplet graph ({runner.provider.name}): {len(plan.tasks)} chunk calls")
             done = extract.execute(graph, runner, plan)
         errors = list(done["errors"]) + ([f"the run stopped: {done['stopped']}"] if done["stopped"] else [])
@@ -31,7 +32,7 @@ def build_triplet_graph(settings: Settings, graph: Graph, embedder, say: Callabl
             return {"errors": errors, "communities": None, "note": str(exc)}
         detected = communities.detect(graph)
         with open_runner(settings, ReportWriter(), offline=offline, concurrency=concurrency) as runner:
-            summaries, tasks = communities.summary_tasks(graph), communities.report_tasks(graph)
+            summaries, tasks = communities.summary_tasks(graph), communities.report_tasks(graph, settings.kg.min_size)
             say(f"communities: {detected['communities']}; {len(tasks)} reports, {len(summaries)} entity summaries")
             reported = communities.report(graph, runner, embedder, tasks, summaries)
     errors += reported["errors"] + ([f"the run stopped: {reported['stopped']}"] if reported["stopped"] else [])

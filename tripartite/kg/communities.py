@@ -16,11 +16,11 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+from tripartite.infra.config import KgSettings
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.infra.llm.runner import TOTALS, LLMRunner
 from tripartite.infra.tokens import count_tokens
-from tripartite.kg.constants import MIN_SIZE
 from tripartite.kg.extractive import extractive_report, extractive_summary
 from tripartite.kg.prompts import report_prompt, summary_prompt
 from tripartite.lexical.sentences import sentences_of
@@ -180,7 +180,7 @@ def _communities(rows: list[dict]) -> tuple[list[dict], list[dict]]:
     return list(communities.values()), memberships
 
 
-def report_tasks(graph: Graph, min_size: int = MIN_SIZE, redo_by: str | None = None,
+def report_tasks(graph: Graph, min_size: int = KgSettings.min_size, redo_by: str | None = None,
                  only_provider: str | None = None) -> list[ReportTask]:
     """One task per community of at least `min_size` members whose report is missing or was
     written from other data (its members' descriptions or relations changed), finest level

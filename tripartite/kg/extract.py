@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from tripartite.infra.config import KgSettings
 from tripartite.infra.graph import Graph
 from tripartite.ontology.concept import ConceptInfo
 from tripartite.infra.llm.runner import TOTALS, LLMRunner
@@ -50,7 +51,8 @@ def made_by(provider) -> str:
     return f"{provider.name}/{provider.model}"
 
 
-def plan(graph: Graph, offline: TripletExtractor, k: int = 5, min_similarity: float = 0.3,
+def plan(graph: Graph, offline: TripletExtractor, k: int = KgSettings.context_k,
+         min_similarity: float = KgSettings.min_similarity,
          provider=None, redo: bool = False, only_provider: str | None = None) -> Plan:
     """The chunks to extract and each one's prompt. min_similarity is a cosine (DB-GPT's 0.3).
     `provider` is who will answer (default: the offline extractor); with `redo`, chunks another
@@ -175,11 +177,10 @@ def execute(graph: Graph, runner: LLMRunner, plan: Plan, on_done: Callable[[int]
             "seconds": round(time.time() - started, 2), "status": status(graph)}
 
 
-def status(graph: Graph) -> dict:
-    """How far the triplet graph is (cypher/kg/status.cypher)."""
-    from tripartite.kg.communities import MIN_SIZE
-
-    return graph.one("kg/status", version=version(), min_size=MIN_SIZE)
+def status(graph: Graph, min_size: int = KgSettings.min_size) -> dict:
+    """How far the triplet graph is (cypher/kg/status.cypher); communities smaller than
+    min_size get no report, so they count as reported."""
+    return {**graph.one("kg/status", version=version(), min_size=min_size), "min_size": min_size}
 
 
 def tidy(graph: Graph) -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tripartite.infra.config import SearchSettings
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.infra.llm.schemas import array, budget, number, obj, string
@@ -30,7 +31,7 @@ Reports:
 Answer with JSON only: {shape}"""
 INTRO = ("Answer the question from the points below, which the knowledge graph's community reports give on it "
          "(in brackets, how much each helps, out of 100); cite the references you use by their numbers in brackets.")
-MAX_TOKENS = 3000         # the final prompt, by default
+MAX_TOKENS = SearchSettings.global_tokens  # the final prompt, by default ([search] global_tokens)
 CHUNKS_PER_COMMUNITY = 3  # the chunks named behind each community's points
 MAP_LIMIT = 8            # communities mapped at most, the most relevant first
 MAP_BATCH_TOKENS = 1500  # reports per map call, at most

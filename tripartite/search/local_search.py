@@ -5,6 +5,7 @@ cypher/search/local.cypher (a Browser procedure too); when no entity matches, th
 closest to the question stand in, and the result says so."""
 from __future__ import annotations
 
+from tripartite.infra.config import SearchSettings
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.infra.quoting import quote
@@ -16,7 +17,7 @@ from tripartite.search.layout import SearchPrompt
 
 INTRO = ("Answer the question from the knowledge graph's entities, relations and community reports below and "
          "from the numbered sources; cite the sources you use by their numbers in brackets.")
-MAX_TOKENS = 4000
+MAX_TOKENS = SearchSettings.local_tokens  # [search] local_tokens' built-in value
 MIN_SUMMARY_TOKENS = 12  # below this a community summary is left out rather than cut to a stub
 ENTITY_LIMIT, RELATION_LIMIT, CHUNK_LIMIT = 10, 40, 12
 

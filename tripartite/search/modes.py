@@ -6,6 +6,7 @@ to every builder. Each gives a PromptResult (search/result.py), so `prompt`, `se
 which offline provider answers a mode's LLM steps and what a question must be."""
 from __future__ import annotations
 
+from tripartite.infra.config import SearchSettings
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.objects.store import object_text
@@ -63,11 +64,13 @@ def question_analyzer(graph: Graph, extracts_embedder, runner):
 
 def object_prompt(graph: Graph, object_id: str, mode: str, embedder, runner=None, question: str | None = None,
                   max_tokens: int | None = None, selection: dict | None = None, dry_run: bool = False,
-                  rag: dict | None = None, percentiles: bool = True) -> PromptResult:
+                  rag: dict | None = None, percentiles: bool = True,
+                  search: SearchSettings = SearchSettings()) -> PromptResult:
     """The object's prompt built one way. `selection` holds the Tripartite prompt's options
     (selection, max_per_concept, tokens_per_concept); `rag` vector RAG's (top_k, min_score,
     or chunks already ranked for the object); `runner` answers the LLM steps of local
-    (keywords) and global (map) search, offline when its provider is."""
+    (keywords) and global (map) search, offline when its provider is; `search` gives local's
+    and global's budget, depth and map budget ([search] of the settings)."""
     if mode == "tripartite":
         options = selection or {}
         built = tripartite_prompt(graph, object_id, question, options.get("max_per_concept"), max_tokens,
@@ -85,15 +88,15 @@ def object_prompt(graph: Graph, object_id: str, mode: str, embedder, runner=None
                                      "references": references, "note": ""}, max_tokens)
         return PromptResult.of(shown, mode, material="\n".join(c["text"] for c in built["chunks"]))
     subject, asked = _subject(graph, object_id, question)
-    budget = {"max_tokens": max_tokens} if max_tokens else {}  # else each search's own default
+    max_tokens = max_tokens or _default_budget(mode, search)
     if mode == "local":
-        built = local_search(graph, asked, embedder, runner=runner, subject=subject, **budget)
+        built = local_search(graph, asked, embedder, max_tokens, search.depth, runner=runner, subject=subject)
     elif mode == "global":
-        built = global_search(graph, asked, embedder, runner, subject=subject, dry_run=dry_run, **budget)
+        built = global_search(graph, asked, embedder, runner, subject=subject, dry_run=dry_run, max_tokens=max_tokens,
+                              map_tokens=search.map_tokens)
     else:
         raise TripartiteError(f"mode {mode!r} is unknown; use one of {', '.join(MODES)}")
-    return PromptResult.of(note_crowded_budget({**built, "object_id": object_id}, max_tokens or _default_budget(mode)),
-                           mode)
+    return PromptResult.of(note_crowded_budget({**built, "object_id": object_id}, max_tokens), mode)
 
 
 def _object_rag(graph: Graph, embedder, object_id: str, question: str | None, max_tokens: int | None,
@@ -116,15 +119,18 @@ def _object_rag(graph: Graph, embedder, object_id: str, question: str | None, ma
 def question_prompt(graph: Graph, question: str, mode: str, embedder, runner=None, analyzer=None,
                     max_tokens: int | None = None, alpha: float = 0.9, beta: float = 0.5,
                     selection: str = "floor", dry_run: bool = False, depth: int | None = None,
-                    level: int | None = None, map_tokens: int | None = None) -> PromptResult:
+                    level: int | None = None, map_tokens: int | None = None,
+                    search: SearchSettings = SearchSettings()) -> PromptResult:
     """A free-text question's prompt built one way. `runner` answers the LLM steps of local,
     global and hybrid search (keywords, map calls); `analyzer` reads the question for
     tripartite (alpha and beta apply where no selection was stored); depth is local search's,
-    level and map_tokens global search's (each its default when None)."""
+    level and map_tokens global search's; `search` ([search] of the settings) gives each mode's
+    budget, depth and map_tokens when they are None."""
     check_question(question)
-    budget = {"max_tokens": max_tokens} if max_tokens else {}  # else each mode's own default
-    local = {"depth": depth} if depth is not None else {}
-    mapped = {name: value for name, value in (("level", level), ("map_tokens", map_tokens)) if value is not None}
+    max_tokens = max_tokens or _default_budget(mode, search)
+    budget = {"max_tokens": max_tokens} if max_tokens else {}
+    local = {"depth": search.depth if depth is None else depth}
+    mapped = {"level": level, "map_tokens": search.map_tokens if map_tokens is None else map_tokens}
     if mode == "tripartite":
         built = tripartite_question_prompt(graph, question, analyzer, alpha, beta, max_tokens, selection, dry_run)
     elif mode == "rag":
@@ -137,14 +143,12 @@ def question_prompt(graph: Graph, question: str, mode: str, embedder, runner=Non
         built = global_search(graph, question, embedder, runner, dry_run=dry_run, **budget, **mapped)
     else:
         raise TripartiteError(f"mode {mode!r} is unknown; use one of {', '.join(QUESTION_MODES)}")
-    return PromptResult.of(note_crowded_budget(built, max_tokens or _default_budget(mode)), mode, question=question)
+    return PromptResult.of(note_crowded_budget(built, max_tokens), mode, question=question)
 
 
-def _default_budget(mode: str) -> int | None:
+def _default_budget(mode: str, search: SearchSettings) -> int | None:
     """The budget a mode fills when none is given (rag's top 5 and tripartite have none)."""
-    from tripartite.search import global_search, hybrid, local_search
-
-    return {"hybrid": hybrid.MAX_TOKENS, "local": local_search.MAX_TOKENS, "global": global_search.MAX_TOKENS}.get(mode)
+    return {"hybrid": search.hybrid_tokens, "local": search.local_tokens, "global": search.global_tokens}.get(mode)
 
 
 def note_crowded_budget(built: dict, max_tokens: int | None) -> dict:

@@ -103,7 +103,8 @@ class KnowledgeTools:
                                                          "max_per_concept": chosen.max_per_concept,
                                                          "tokens_per_concept": chosen.tokens_per_concept or None})
             with open_runner(self.settings, offline_provider(mode, None)) as runner:
-                return object_prompt(self.graph, object_id, mode, self.embedder, runner, None, max_tokens)
+                return object_prompt(self.graph, object_id, mode, self.embedder, runner, None, max_tokens,
+                                     search=self.settings.search)
 
     def search(self, question: str, mode: str = "hybrid", max_tokens: int | None = None):
         """A free-text question's prompt (a PromptResult), built the `mode` way."""
@@ -117,7 +118,7 @@ class KnowledgeTools:
         with self._database(), open_runner(self.settings, offline_provider(mode, extracts)) as runner:
             analyzer = question_analyzer(self.graph, extracts, runner) if mode == "tripartite" else None
             return question_prompt(self.graph, question, mode, self.embedder, runner, analyzer, max_tokens,
-                                   chosen.alpha, chosen.beta, chosen.mode)
+                                   chosen.alpha, chosen.beta, chosen.mode, search=self.settings.search)
 
     def trace(self, chunk_id: str) -> dict:
         from tripartite.lexical.store import trace_chunk
