@@ -69,6 +69,18 @@ concepts:
     ("classes: [{id: k}]", "name is missing"),
     ("name: x\nclasses: []", "classes must be a non-empty list"),
     ("- just\n- a list", "must be a YAML mapping"),
+    # each entry is declared (OntologyFile, ClassEntry, ConceptEntry): its keys and their types
+    ("name: x\nlabel: y\nclasses: [{id: k}]",
+     "the ontology has unknown key(s) label; allowed: classes, concepts, description, name, version"),
+    ("name: x\nclasses: [{id: k, title: K, colour: red}]",
+     "classes[1] has unknown key(s) colour, title; allowed: concepts, description, id, name, source"),
+    ("name: x\nclasses: [{id: k, name: [K]}]", "classes[1].name must be text, not list"),
+    ("name: x\nclasses: [{id: 'a b'}]", "classes[1].id 'a b' is not a valid id"),
+    ("name: x\nclasses: [{id: k, concepts: [{name: A}]}]", "class 'k' concept 1 id is missing; add it"),
+    ("name: x\nclasses: [{id: k, concepts: [{id: a, name: A, synonyms: b}]}]",
+     "concept 'a' synonyms must be a list of strings"),
+    ("name: x\nclasses: [{id: k, concepts: [{id: a, name: true}]}]", "concept 'a' name must be text, not bool"),
+    ("name: x\nclasses: [{id: k, concepts: {id: a}}]", "classes[1].concepts must be a list"),
 ])
 def test_malformed_ontologies_are_one_line_errors(tmp_path, text, message):
     path = write(tmp_path, text)
@@ -260,6 +272,11 @@ def test_a_plugin_folder_anywhere_brings_its_prompts_and_question(driver, env, t
 @pytest.mark.parametrize("prompts, says", [
     ("prompts: {chunks: prompts/chunk.md}", "prompt stage 'chunks' is unknown; use chunk or object"),
     ("prompts: {chunk: prompts/empty.md}", "the chunk prompt has no {concepts}"),
+    ("prompt: {chunk: prompts/chunk.md}",  # plugin.yaml is declared (PluginManifest): a misspelt key is refused
+     "plugin.yaml: unknown key(s) prompt; allowed: description, name, object_kinds, ontology, prompts, question"),
+    ("prompts: [prompts/chunk.md]", "plugin.yaml: prompts must be a mapping, e.g. prompts: {chunk: prompts/chunk.md}"),
+    ("object_kinds: anamnesis", "plugin.yaml: object_kinds must be a list of ids"),
+    ("object_kinds: [case report]", "plugin.yaml: object_kinds 'case report' is not a valid id"),
 ])
 def test_a_plugin_prompt_that_could_not_work_is_refused(tmp_path, prompts, says):
     folder = tmp_path / "p"

@@ -73,9 +73,9 @@ def test_a_question_file_is_checked_with_one_line_per_fault(tmp_path):
                         ("questions:\n  - question: Why\n    answers: zq xj",
                          "question 1: `answers:` must be a list, e.g. answers: ['zq xj']"),
                         ("questions:\n  - question: Why\n    answers: ['  ']",
-                         "every entry of `answers:` must be a non-blank phrase"),
+                         "question 1: `answers:` must list non-blank phrases only"),
                         ("questions:\n  - question: Why\n    chunks: ['']",
-                         "every entry of `chunks:` must be a non-blank chunk id"),
+                         "question 1: `chunks:` must list non-blank chunk ids only"),
                         ("questions:\n  - {question: 12345, answers: [a]}", "`question:` is 12345, not text"),
                         # A misspelt key was dropped, and a question with both lists scored by one only.
                         ("questions:\n  - {question: Why, answers: [a], scop: corpus}",

@@ -23,14 +23,16 @@ import re
 import statistics
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Annotated, Any, Callable
 
+from pydantic import BeforeValidator, ValidationInfo
+
+from tripartite.infra.entries import Entry, Text, checked
 from tripartite.infra.errors import TripartiteError
 from tripartite.search.constants import QUESTION_MODES
 
 DEFAULT_BUDGETS = (500, 1000, 2000)
 RAG_SAME = "rag (same tokens)"
-QUESTION_KEYS = {"id", "question", "answers", "chunks", "scope"}
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,49 @@ class Question:
     answers: tuple[str, ...] = ()
     chunks: tuple[str, ...] = ()
     scope: str = "focused"   # or "corpus": a whole-corpus question
+
+
+def _question(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"is {value!r}, not text; put it in quotes")
+    return value.strip()
+
+
+def _listed(kinds: tuple[type, ...], what: str):
+    """A list of non-blank entries of these types: a bare string would be read letter by letter,
+    a blank phrase is in every prompt; both would score as results."""
+    def check(value: Any, info: ValidationInfo) -> tuple[str, ...]:
+        value = [] if value is None else value
+        if not isinstance(value, list):
+            raise ValueError(f"must be a list, e.g. {info.field_name}: [{value!r}]")
+        if not all(isinstance(v, kinds) and not isinstance(v, bool) and str(v).strip() for v in value):
+            raise ValueError(f"must list non-blank {what}s only")
+        return tuple(str(v).strip() for v in value)
+    return BeforeValidator(check)
+
+
+def _scope(value: Any) -> str:
+    if value not in ("focused", "corpus"):
+        raise ValueError(f"is {value!r}; use focused or corpus")
+    return value
+
+
+class QuestionEntry(Entry):
+    """One question of the file: the keys it takes (a misspelt one would be dropped and the
+    question scored another way) and their types."""
+    id: Text = ""  # "": q1, q2, ... by its place
+    question: Annotated[str, BeforeValidator(_question)]
+    answers: Annotated[tuple[str, ...], _listed((str, int, float), "phrase")] = ()  # phrases the prompt must hold
+    chunks: Annotated[tuple[str, ...], _listed((str,), "chunk id")] = ()  # or chunks it must cite
+    scope: Annotated[str, BeforeValidator(_scope)] = "focused"  # or corpus: a whole-corpus question
+
+
+_NAMED = {"question": "`question:`", "answers": "`answers:`", "chunks": "`chunks:`"}  # as the file writes them
+
+
+def _naming(path: Path, n: int):
+    """How an error names question n, or one of its keys."""
+    return lambda key: f"{path}: question {n}:" + (f" {_NAMED.get(key, key)}" if key else "")
 
 
 def load_questions(path: Path) -> list[Question]:
@@ -60,38 +105,19 @@ def load_questions(path: Path) -> list[Question]:
     for n, entry in enumerate(entries, start=1):
         if not isinstance(entry, dict) or entry.get("question") is None or not str(entry["question"]).strip():
             raise TripartiteError(f"{path}: question {n} has no `question:` text")
-        unknown = sorted(set(map(str, entry)) - QUESTION_KEYS)
-        if unknown:  # a misspelt key would be dropped and the question scored another way
-            raise TripartiteError(f"{path}: question {n}: unknown key(s) {', '.join(unknown)}; a question takes "
-                                  f"{', '.join(sorted(QUESTION_KEYS))}")
-        if not isinstance(entry["question"], str):
-            raise TripartiteError(f"{path}: question {n}: `question:` is {entry['question']!r}, not text; put it in "
-                                  "quotes")
-        answers, chunks = entry.get("answers") or [], entry.get("chunks") or []
-        for key, values, kinds in (("answers", answers, (str, int, float)), ("chunks", chunks, (str,))):
-            # A bare string would be read letter by letter, a blank phrase is in every prompt:
-            # both would score as results.
-            if not isinstance(values, list):
-                raise TripartiteError(f"{path}: question {n}: `{key}:` must be a list, e.g. {key}: "
-                                      f"[{values!r}]")
-            if not all(isinstance(v, kinds) and not isinstance(v, bool) and str(v).strip() for v in values):
-                raise TripartiteError(f"{path}: question {n}: every entry of `{key}:` must be a non-blank "
-                                      f"{'phrase' if key == 'answers' else 'chunk id'}")
-        if answers and chunks:  # recall is of one or the other: the chunks would be ignored
+        read = checked(QuestionEntry, entry, _naming(path, n), TripartiteError,
+                       unknown="{where} unknown key(s) {keys}; a question takes {allowed}")
+        if read.answers and read.chunks:  # recall is of one or the other: the chunks would be ignored
             raise TripartiteError(f"{path}: question {n} gives both `answers:` and `chunks:`; keep one (a prompt "
                                   "is scored by the phrases it holds or by the chunks it cites)")
-        if not answers and not chunks:
+        if not read.answers and not read.chunks:
             raise TripartiteError(f"{path}: question {n} has neither `answers:` nor `chunks:`; give what a right "
                                   "prompt must hold")
-        scope = entry.get("scope", "focused")
-        if scope not in ("focused", "corpus"):
-            raise TripartiteError(f"{path}: question {n}: scope is {scope!r}; use focused or corpus")
-        qid = str(entry.get("id") or f"q{n}")
+        qid = read.id or f"q{n}"
         if any(q.id == qid for q in found):
             raise TripartiteError(f"{path}: question {n} has the id {qid!r} of an earlier one; give each question its "
                                   "own id")
-        found.append(Question(qid, entry["question"].strip(),
-                              tuple(str(a).strip() for a in answers), tuple(c.strip() for c in chunks), scope))
+        found.append(Question(qid, read.question, read.answers, read.chunks, read.scope))
     return found
 
 
@@ -293,7 +319,7 @@ def evaluate_questions(settings, graph, path: Path, modes: list[str], budgets: l
 
         def build(question: str, mode: str, budget: int):
             return question_prompt(graph, question, mode, embedder, search_runner, analyzer, budget, chosen.alpha,
-                                   chosen.beta, chosen.mode)
+                                   chosen.beta, chosen.mode, search=settings.search)
 
         say(f"{len(questions)} questions, modes {', '.join(modes)}, budgets {', '.join(map(str, budgets))}")
         result = measure(questions, modes, budgets, build, on_question=lambda q: say(f"  {q.id}: {q.question[:70]}"))

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated, Any
 
 import yaml
+from pydantic import BeforeValidator
 
+from tripartite.infra.entries import Entry, Text, checked
 from tripartite.infra.paths import plugins_dir
-from tripartite.ontology.reader import Ontology, OntologyError, identifier, parse_ontology, text_value
+from tripartite.ontology.reader import Id, Ontology, OntologyError, parse_ontology
 
-PLUGIN_KEYS = {"name", "description", "ontology", "object_kinds", "question", "prompts"}
 PROMPT_STAGES = {"chunk": "{text}", "object": "{text}"}  # a stage's template, and what it must hold
 # The question a prompt asks when neither the command line nor the object's plugin gives one.
 GENERIC_QUESTION = "Given the case described below, what should be considered next, and why?"
@@ -38,6 +40,29 @@ class Plugin:
         return {stage: path.read_text(encoding="utf-8") for stage, path in sorted(self.prompts.items())}
 
 
+def _kinds(value: Any) -> list:
+    """object_kinds: ids, or mappings with an id (and a description for the curator)."""
+    if value is not None and not isinstance(value, list):
+        raise ValueError("must be a list of ids")
+    return [kind.get("id") if isinstance(kind, dict) else kind for kind in value or []]
+
+
+def _prompts(value: Any) -> dict:
+    if value is not None and not isinstance(value, dict):
+        raise ValueError("must be a mapping, e.g. prompts: {chunk: prompts/chunk.md}")
+    return value or {}
+
+
+class PluginManifest(Entry):
+    """plugin.yaml: the keys it takes and their types."""
+    name: Id
+    description: Text = ""
+    ontology: Text = ""  # the ontology file in the folder ("": ontology.yaml)
+    object_kinds: Annotated[list[Id], BeforeValidator(_kinds)] = []
+    question: Text = ""  # what a prompt for one of its objects asks
+    prompts: Annotated[dict[str, Text], BeforeValidator(_prompts)] = {}  # stage (chunk, object): prompt file
+
+
 def available_plugins() -> list[Plugin]:
     folder = plugins_dir()
     if not folder.is_dir():
@@ -53,16 +78,9 @@ def load_plugin(folder: Path) -> Plugin:
         raise OntologyError(f"{manifest}: not valid YAML ({str(exc).splitlines()[0]}); fix the file") from None
     if not isinstance(data, dict):
         raise OntologyError(f"{manifest}: must be a YAML mapping with name, ontology and prompts")
-    unknown = sorted(set(data) - PLUGIN_KEYS)
-    if unknown:
-        raise OntologyError(f"{manifest}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(PLUGIN_KEYS))}")
-    name = identifier(data.get("name"), manifest, "name")
-    kinds = tuple(identifier(k.get("id") if isinstance(k, dict) else k, manifest, "object_kinds id")
-                  for k in data.get("object_kinds") or [])
-    declared = data.get("prompts") or {}
-    if not isinstance(declared, dict):
-        raise OntologyError(f"{manifest}: prompts must be a mapping, e.g. prompts: {{chunk: prompts/chunk.md}}")
-    prompts = {stage: folder / str(rel) for stage, rel in declared.items()}
+    manifest_of = checked(PluginManifest, data, lambda key: f"{manifest}: {key}", OntologyError,
+                          unknown="{where}unknown key(s) {keys}; allowed: {allowed}")
+    prompts = {stage: folder / rel for stage, rel in manifest_of.prompts.items()}
     for stage, prompt in prompts.items():
         if stage not in PROMPT_STAGES:
             raise OntologyError(f"{manifest}: prompt stage {stage!r} is unknown; use chunk or object")
@@ -76,9 +94,8 @@ def load_plugin(folder: Path) -> Plugin:
             if placeholder not in template:
                 raise OntologyError(f"{prompt}: the {stage} prompt has no {placeholder}, so the model would not see "
                                     f"{'the concepts' if placeholder == '{concepts}' else 'the text'}; add it")
-    return Plugin(name, folder, text_value(data.get("description"), manifest, "description"),
-                  folder / text_value(data.get("ontology") or "ontology.yaml", manifest, "ontology"), kinds,
-                  text_value(data.get("question"), manifest, "question"), prompts)
+    return Plugin(manifest_of.name, folder, manifest_of.description, folder / (manifest_of.ontology or "ontology.yaml"),
+                  tuple(manifest_of.object_kinds), manifest_of.question, prompts)
 
 
 def resolve(name_or_path: str) -> tuple[Ontology, Plugin | None]:

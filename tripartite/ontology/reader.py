@@ -16,8 +16,10 @@ A concept may also give `related:` (looser synonyms, kept apart from the exact `
 `seen:` (where `ontology draft` found it) is for the curator and not loaded.
 
 Concepts may also be listed at the top level under `concepts:`, each with `class: <class id>`.
-Every problem is an OntologyError naming the file and the fix; nothing is written for an
-ontology that fails validation.
+The file, each class and each concept are declared as pydantic models (OntologyFile, ClassEntry,
+ConceptEntry: the keys each takes and their types); the reader checks what spans entries (ids
+unique, classes defined, broader links). Every problem is an OntologyError naming the file and
+the fix; nothing is written for an ontology that fails validation.
 """
 from __future__ import annotations
 
@@ -25,21 +27,72 @@ import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import yaml
+from pydantic import BeforeValidator, Field
 
+from tripartite.infra.entries import Entry, RequiredText, Text, Texts, checked, required_text
 from tripartite.infra.errors import TripartiteError
 
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: imports hold thousands
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
-CONCEPT_KEYS = {"id", "name", "synonyms", "related", "description", "broader", "class", "source", "seen"}
-CLASS_KEYS = {"id", "name", "description", "concepts", "source"}
-TOP_KEYS = {"name", "version", "description", "classes", "concepts"}
 
 
 class OntologyError(TripartiteError):
     pass
+
+
+def _id(value: Any) -> str:
+    found = required_text(value)
+    if not ID.match(found):
+        raise ValueError(f"{found!r} is not a valid id; use letters, digits, '_', '-' or '.'")
+    return found
+
+
+def _members(value: Any) -> list:
+    """A list of entries, checked one by one later (each error names its entry); null is none."""
+    if value is not None and not isinstance(value, list):
+        raise ValueError("must be a list")
+    return value or []
+
+
+def _classes(value: Any) -> list:
+    if not isinstance(value, list) or not value:
+        raise ValueError("must be a non-empty list of concept classes")
+    return value
+
+
+Id = Annotated[str, BeforeValidator(_id)]
+Members = Annotated[list, BeforeValidator(_members)]
+
+
+class ConceptEntry(Entry):
+    id: Id
+    class_: Text = Field("", alias="class")
+    name: RequiredText
+    synonyms: Texts = ()
+    description: Text = ""
+    broader: Texts = ()
+    related: Texts = ()   # related (looser) synonyms, kept apart from the exact ones
+    source: Text = ""     # the term's id in the ontology it was imported from
+    seen: Any = None      # where `ontology draft` found it: for the curator, not loaded
+
+
+class ClassEntry(Entry):
+    id: Id
+    name: Text = ""
+    description: Text = ""
+    concepts: Members = []
+    source: Text = ""
+
+
+class OntologyFile(Entry):
+    name: Id
+    version: Text = ""
+    description: Text = ""
+    classes: Annotated[list, BeforeValidator(_classes)]
+    concepts: Members = []
 
 
 @dataclass(frozen=True)
@@ -80,37 +133,6 @@ class Ontology:
 
 def _fail(path: Path, message: str) -> OntologyError:
     return OntologyError(f"{path}: {message}")
-
-
-def text_value(value: Any, path: Path, where: str, required: bool = False) -> str:
-    if value is None:
-        if required:
-            raise _fail(path, f"{where} is missing; add it")
-        return ""
-    if not isinstance(value, (str, int, float)) or isinstance(value, bool):
-        raise _fail(path, f"{where} must be text, not {type(value).__name__}")
-    return str(value).strip()
-
-
-def identifier(value: Any, path: Path, where: str) -> str:
-    text = text_value(value, path, where, required=True)
-    if not ID.match(text):
-        raise _fail(path, f"{where} {text!r} is not a valid id; use letters, digits, '_', '-' or '.'")
-    return text
-
-
-def _string_list(value: Any, path: Path, where: str) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    if not isinstance(value, list) or not all(isinstance(v, (str, int, float)) for v in value):
-        raise _fail(path, f"{where} must be a list of strings")
-    return tuple(str(v).strip() for v in value if str(v).strip())
-
-
-def _unknown(keys: set, allowed: set, path: Path, where: str) -> None:
-    extra = sorted(str(k) for k in keys - allowed)
-    if extra:
-        raise _fail(path, f"{where} has unknown key(s) {', '.join(extra)}; allowed: {', '.join(sorted(allowed))}")
 
 
 def _rejoin_flow_commas(item: dict, allowed: set) -> dict:
@@ -170,45 +192,34 @@ def parse_ontology(path: Path) -> Ontology:
         raise _fail(path, f"not valid YAML ({where}{problem}); fix the file") from None
     if not isinstance(data, dict):
         raise _fail(path, "must be a YAML mapping with name and classes")
-    _unknown(set(data), TOP_KEYS, path, "the ontology")
-    name = identifier(data.get("name"), path, "name")
-    classes_raw = data.get("classes")
-    if not isinstance(classes_raw, list) or not classes_raw:
-        raise _fail(path, "classes must be a non-empty list of concept classes")
+    top = checked(OntologyFile, data, lambda key: f"{path}: {key or 'the ontology'}", OntologyError)
 
     classes: list[ClassSpec] = []
     concepts: list[ConceptSpec] = []
     seen_classes: dict[str, int] = {}
     seen_concepts: dict[str, str] = {}
-    pending: list[tuple[dict, str, str]] = []  # (concept mapping, class key or "", where)
-    for i, item in enumerate(classes_raw, start=1):
+    pending: list[tuple[Any, str, str]] = []  # (concept mapping, class key or "", where)
+    for i, item in enumerate(top.classes, start=1):
         where = f"classes[{i}]"
         if not isinstance(item, dict):
             raise _fail(path, f"{where} must be a mapping with id, name and concepts")
-        item = _rejoin_flow_commas(item, CLASS_KEYS)
-        _unknown(set(item), CLASS_KEYS, path, where)
-        key = identifier(item.get("id"), path, f"{where}.id")
-        if key in seen_classes:
-            raise _fail(path, f"duplicate class id {key!r} ({where} and classes[{seen_classes[key]}]); make ids unique")
-        seen_classes[key] = i
-        classes.append(ClassSpec(key, text_value(item.get("name"), path, f"{where}.name") or key,
-                                 text_value(item.get("description"), path, f"{where}.description")))
-        members = item.get("concepts") or []
-        if not isinstance(members, list):
-            raise _fail(path, f"{where}.concepts must be a list")
-        pending.extend((concept, key, f"class {key!r} concept {n}") for n, concept in enumerate(members, start=1))
-    top = data.get("concepts") or []
-    if not isinstance(top, list):
-        raise _fail(path, "concepts must be a list")
-    pending.extend((concept, "", f"concepts[{n}]") for n, concept in enumerate(top, start=1))
+        entry = _entry(ClassEntry, item, lambda key, where=where: f"{path}: {where}.{key}" if key else f"{path}: {where}")
+        if entry.id in seen_classes:
+            raise _fail(path, f"duplicate class id {entry.id!r} ({where} and classes[{seen_classes[entry.id]}]); make ids "
+                              "unique")
+        seen_classes[entry.id] = i
+        classes.append(ClassSpec(entry.id, entry.name or entry.id, entry.description))
+        pending.extend((concept, entry.id, f"class {entry.id!r} concept {n}")
+                       for n, concept in enumerate(entry.concepts, start=1))
+    pending.extend((concept, "", f"concepts[{n}]") for n, concept in enumerate(top.concepts, start=1))
 
     for concept, class_key, where in pending:
         if not isinstance(concept, dict):
             raise _fail(path, f"{where} must be a mapping with id and name")
-        concept = _rejoin_flow_commas(concept, CONCEPT_KEYS)
-        _unknown(set(concept), CONCEPT_KEYS, path, where)
-        key = identifier(concept.get("id"), path, f"{where} id")
-        declared = text_value(concept.get("class"), path, f"concept {key!r} class")
+        named = f"concept {str(concept.get('id', '')).strip()!r}"  # once its id is read, a concept is named by it
+        entry = _entry(ConceptEntry, concept, lambda key, where=where, named=named: f"{path}: " + (
+            where if not key else f"{where} id" if key == "id" else f"{named} {key}"))
+        key, declared = entry.id, entry.class_
         if class_key and declared and declared != class_key:
             raise _fail(path, f"concept {key!r} is listed under class {class_key!r} but says class: {declared}")
         class_key = class_key or declared
@@ -219,16 +230,8 @@ def parse_ontology(path: Path) -> Ontology:
         if key in seen_concepts:
             raise _fail(path, f"duplicate concept id {key!r} ({where} and {seen_concepts[key]}); make ids unique")
         seen_concepts[key] = where
-        concepts.append(ConceptSpec(
-            key=key,
-            name=text_value(concept.get("name"), path, f"concept {key!r} name", required=True),
-            class_key=class_key,
-            synonyms=_string_list(concept.get("synonyms"), path, f"concept {key!r} synonyms"),
-            description=text_value(concept.get("description"), path, f"concept {key!r} description"),
-            broader=_string_list(concept.get("broader"), path, f"concept {key!r} broader"),
-            related=_string_list(concept.get("related"), path, f"concept {key!r} related"),
-            source=text_value(concept.get("source"), path, f"concept {key!r} source"),
-        ))
+        concepts.append(ConceptSpec(key, entry.name, class_key, entry.synonyms, entry.description, entry.broader,
+                                    entry.related, entry.source))
     for concept in concepts:
         for parent in concept.broader:
             if parent not in seen_concepts:
@@ -240,6 +243,10 @@ def parse_ontology(path: Path) -> Ontology:
         raise _fail(path, f"broader links go round in a circle ({' -> '.join(cycle)}); remove one of them")
     if not concepts:
         raise _fail(path, "defines no concepts; add some under a class")
-    return Ontology(name, text_value(data.get("version"), path, "version") or "1",
-                    text_value(data.get("description"), path, "description"), str(path.resolve()),
-                    hashlib.sha256(raw).hexdigest(), tuple(classes), tuple(concepts))
+    return Ontology(top.name, top.version or "1", top.description, str(path.resolve()), hashlib.sha256(raw).hexdigest(),
+                    tuple(classes), tuple(concepts))
+
+
+def _entry(model: type[Entry], item: dict, where) -> Any:
+    """A class or concept mapping read as its model, after YAML's unquoted commas are mended."""
+    return checked(model, _rejoin_flow_commas(item, set(model.keys())), where, OntologyError)
