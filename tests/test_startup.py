@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-HEAVY = ["neo4j", "numpy", "openai", "onnxruntime", "neo4j_graphrag", "yaml", "mcp"]
+HEAVY = ["neo4j", "numpy", "openai", "onnxruntime", "neo4j_graphrag", "yaml", "mcp", "pydantic"]
 
 PROBE = """
 import json, sys
