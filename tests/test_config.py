@@ -129,7 +129,8 @@ def test_docs_name_every_key_and_variable():
     import re
     from pathlib import Path
 
-    from tripartite.infra.config import Env, Settings
+    from tripartite.infra.config import Settings
+    from tripartite.infra.declarations import Env
     from tripartite.infra.config_values import _keys, _metadata
 
     table = (Path(__file__).resolve().parent.parent / "docs" / "configuration.md").read_text(encoding="utf-8")

@@ -72,6 +72,24 @@ def doctor_command(app: App) -> list[dict]:
     return [c.as_dict() for c in run_checks(app.settings)]
 
 
+def described_settings(settings) -> dict:
+    """Every setting, printable: a secret reduced to whether it is set, a URL's userinfo masked."""
+    from dataclasses import fields, is_dataclass
+    from pathlib import Path
+
+    from tripartite.infra.secrets import mask_userinfo
+
+    def shown(section) -> dict:
+        return {f.name: ("set" if getattr(section, f.name) else "not set") if not f.repr
+                else mask_userinfo(value) or None if isinstance(value := getattr(section, f.name), str)
+                else str(value) if isinstance(value, Path) else value for f in fields(section)}
+    sections = {f.name: shown(getattr(settings, f.name)) for f in fields(settings)
+                if is_dataclass(getattr(settings, f.name)) and f.name != "paths"}  # paths: resolved below
+    sections["neo4j"]["uri"] = settings.neo4j_uri_shown
+    return {"config_file": str(settings.config_file) if settings.config_file else None, **sections,
+            **{name: str(getattr(settings, name)) for name in ("cache_dir", "llm_cache", "migrations_dir")}}
+
+
 @click.command("config")
 @pass_app
 def config_command(app: App) -> None:
@@ -79,7 +97,7 @@ def config_command(app: App) -> None:
     selection setting `tune --store` kept in the graph, which select and prompt use instead."""
     from tripartite.selection.settings import stored_settings
 
-    described = app.settings.describe()
+    described = described_settings(app.settings)
     try:
         described["selection_tuned"] = stored_settings(app.graph)
     except TripartiteError as error:  # the file's settings are still worth showing

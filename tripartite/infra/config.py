@@ -1,63 +1,19 @@
-"""Settings: defaults, then an optional tripartite.toml, then environment variables.
-
-The one home of the project's defaults: each [section] of tripartite.toml is a frozen dataclass
-below, its fields the keys with their built-in values, `Bounds` a value's range and `Env` the
-variables that set it. pydantic checks the file and the environment against these declarations
-when settings are read (config_values.py, imported only then: `--help` never loads pydantic).
-Secrets come only from the environment; a file that holds one is refused, and nothing here
-prints one, nor a password written into a URL.
-"""
+"""Settings: built-in defaults < tripartite.toml < environment variables. The one home of every
+default: each [section] is a frozen dataclass, its fields the keys (declarations.py: ranges,
+variables), checked by pydantic when settings are read (config_values.py; `--help` never loads
+it). Secrets come only from the environment: a file holding one is refused."""
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
-from typing import Annotated, Any, Literal, Mapping
+from typing import Annotated, Literal, Mapping
 
+from tripartite.infra.declarations import (Bounds, Cosine, Env, Port, Positive, Prices, Probability, Tokens, at_least,
+                                           section)
 from tripartite.infra.secrets import mask_userinfo, register, userinfo_secrets
 
 CONFIG_FILE_NAME = "tripartite.toml"
-
-
-@dataclass(frozen=True)
-class Bounds:
-    """A value's range (pydantic's ge, le) and its refusal: `says` out of range, `wrong` of the wrong
-    type (None: "must be a number"...); {shown} is the key or variable with the value, {raw} the value."""
-    ge: float | None = None
-    le: float | None = None
-    says: str = "{shown} is out of range"
-    wrong: str | None = None
-
-    def __get_pydantic_core_schema__(self, source, handler):  # pydantic calls it, when settings are read
-        return {**handler(source), **{k: v for k, v in (("ge", self.ge), ("le", self.le)) if v is not None}}
-
-
-class Env:
-    """The environment variables that set a key (the first one set wins; an empty one is unset)."""
-    def __init__(self, *names: str):
-        self.names = names
-
-
-def at_least(low: float, fix: str = "") -> Bounds:
-    return Bounds(ge=low, says=f"{{shown}} is out of range; {fix or f'use {low} or more'}")
-
-
-def section(cls: type) -> type:
-    """A [section] of tripartite.toml: a frozen dataclass; pydantic refuses unknown keys, nan and inf."""
-    cls.__pydantic_config__ = {"extra": "forbid", "allow_inf_nan": False}
-    return dataclass(frozen=True)(cls)
-
-
-Port = Annotated[int, Bounds(1, 65535, "{shown} is out of range; use 1-65535",
-                             "{shown} is not a port number; use an integer 1-65535")]
-Positive = Annotated[int, Bounds(ge=1, says="{shown} must be a positive integer")]
-Probability = Annotated[float, Bounds(0, 1, "{shown} is not a probability; use 0 to 1")]
-Cosine = Annotated[float, Bounds(-1, 1, "{shown} is out of range; use a cosine, -1 to 1")]
-Tokens = Annotated[int, at_least(100, "use 100 or more tokens")]
-PRICES = ("LLM prices {raw!r} are not two numbers (TRIPARTITE_LLM_PRICES=in,out or [llm] prices = [in, out], "
-          "USD per million tokens)")
-Price = Annotated[float, Bounds(ge=0)]
-Prices = Annotated[tuple[Price, Price], Bounds(says=PRICES, wrong=PRICES)]
 
 
 @section
@@ -188,40 +144,17 @@ class Settings:
     paths: PathsSection = PathsSection()
     # the period of progress lines without a terminal (no key in the file)
     progress_seconds: Annotated[float, at_least(0, "use 0 or more seconds"), Env("TRIPARTITE_PROGRESS_SECONDS")] = 30.0
-    neo4j_uri: str = ""
-    neo4j_user: str = "neo4j"
-    neo4j_password: str = field(default="", repr=False)
-    neo4j_database: str = "neo4j"
-    cache_dir: Path = Path()
+    cache_dir: Path = Path()       # these four are derived by load_settings, no key sets them
     llm_cache: Path = Path()
     migrations_dir: Path = Path()
     config_file: Path | None = None
-    uri_from_user: bool = False  # NEO4J_URI or [neo4j].uri was given explicitly
 
-    @property
-    def neo4j_uri_shown(self) -> str:
-        return mask_userinfo(self.neo4j_uri)
-
-    def describe(self) -> dict[str, Any]:
-        """A printable view, with every secret reduced to whether it is set."""
-        server, llm = self.server, self.llm
-        return {
-            "config_file": str(self.config_file) if self.config_file else None,
-            "neo4j": {"uri": self.neo4j_uri_shown, "user": self.neo4j_user,
-                      "password": "set" if self.neo4j_password else "not set", "database": self.neo4j_database},
-            "server": {"home": str(server.home), "bolt_port": server.bolt_port, "http_port": server.http_port,
-                       "neo4j_version": server.neo4j_version, "apoc_version": server.apoc_version,
-                       "apoc_extended_version": server.apoc_extended_version or None,
-                       "browser_version": server.browser_version, "gds_version": server.gds_version or None},
-            "llm": {"base_url": mask_userinfo(llm.base_url) or None, "model": llm.model or None,
-                    "api_key": "set" if llm.api_key else "not set", "timeout": llm.timeout,
-                    "concurrency": llm.concurrency, "structured": llm.structured},
-            "embeddings": {"provider": self.embeddings.provider, "model": self.embeddings.model,
-                           "latin_only": self.embeddings.latin_only},
-            **{name: asdict(getattr(self, name)) for name in ("chunking", "selection", "analysis", "kg", "search")},
-            "cache_dir": str(self.cache_dir), "llm_cache": str(self.llm_cache),
-            "migrations_dir": str(self.migrations_dir),
-        }
+    neo4j_user = property(lambda self: self.neo4j.user)
+    neo4j_password = property(lambda self: self.neo4j.password)
+    neo4j_database = property(lambda self: self.neo4j.database)
+    uri_from_user = property(lambda self: bool(self.neo4j.uri))  # NEO4J_URI or [neo4j] uri was given
+    neo4j_uri = property(lambda self: self.neo4j.uri or f"bolt://127.0.0.1:{self.server.bolt_port}")
+    neo4j_uri_shown = property(lambda self: mask_userinfo(self.neo4j_uri))
 
 
 def find_config_file(start: Path) -> Path | None:
@@ -250,9 +183,8 @@ def load_settings(config_path: str | Path | None = None, env: Mapping[str, str] 
     cache_dir = cache_dir.expanduser() if cache_dir.expanduser().is_absolute() else (base / cache_dir).resolve()
     register(given.llm.api_key, neo4j.password, *userinfo_secrets(neo4j.uri, given.llm.base_url))
     return replace(
-        given, server=server, embeddings=embeddings, neo4j_uri=neo4j.uri or f"bolt://127.0.0.1:{server.bolt_port}",
-        neo4j_user=neo4j.user, neo4j_password=neo4j.password, neo4j_database=neo4j.database, cache_dir=cache_dir,
+        given, server=server, embeddings=embeddings, cache_dir=cache_dir,
         llm_cache=(base / Path(paths.llm_cache).expanduser()).resolve() if paths.llm_cache
         else cache_dir / "llm-cache.sqlite",
         migrations_dir=(base / paths.migrations_dir).resolve() if paths.migrations_dir else migrations_dir(),
-        config_file=path, uri_from_user=bool(neo4j.uri))
+        config_file=path)
