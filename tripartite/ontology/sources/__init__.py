@@ -18,13 +18,22 @@ from tripartite.ontology.reader import OntologyError
 
 @dataclass
 class Term:
-    id: str                          # as the file writes it: DOID:1234, an IRI, a CSV id
+    # One id form whatever the format: an OBO term is its CURIE (DOID:1234) from OBO and from
+    # OWL alike (the PURL http://purl.obolibrary.org/obo/DOID_1234 is read as DOID:1234); any
+    # other term its IRI, or its CSV id.
+    id: str
     name: str = ""
     parents: list[str] = field(default_factory=list)
     exact: list[str] = field(default_factory=list)     # exact synonyms, SKOS altLabels
     related: list[str] = field(default_factory=list)   # related, broad and narrow synonyms
     definition: str = ""
     obsolete: bool = False
+    # Codes of the same thing elsewhere, as PREFIX:LOCAL where the file gives one (OBO xref,
+    # oboInOwl:hasDbXref: MESH:D003920, ICD10CM:E11.9, UMLS_CUI:C0011849), else the IRI (SKOS
+    # exactMatch, closeMatch); and the term's own code in its scheme (SKOS notation: I10).
+    xrefs: list[str] = field(default_factory=list)
+    notation: str = ""
+    abbreviations: list[str] = field(default_factory=list)  # exact synonyms typed as abbreviations (OMO:0003000)
 
 
 class Terms(dict[str, Term]):
