@@ -52,7 +52,10 @@ def test_obo_branch_keeps_synonyms_apart_and_reports_each_problem_once(tmp_path)
     assert len(problems) == 3
     assert sum("cycle" in p for p in problems) == 1 and sum("MF:0000999" in p for p in problems) == 1
     assert sum("duplicate name" in p for p in problems) == 1
-    assert {"Encoder Error", "encoder error (MF:0000021)"} <= set(concepts)
+    assert {"encoder error", "Encoder Error (MF:0000024)"} <= set(concepts)  # the later id gets its id
+    # The whole branch is concepts: the root's children too, each in the class it names.
+    assert concepts["drive fault"]["class"] == "drive fault" and concepts["sensor fault"]["class"] == "sensor fault"
+    assert concepts["motor overload"]["broader"] == ["MF_0000010"]  # its link to the class term is kept
 
 
 def test_owl_reads_labels_in_the_language_asked_and_ignores_restrictions(tmp_path):
@@ -102,19 +105,30 @@ def test_csv_with_several_parents_obsolete_rows_and_a_cycle(tmp_path):
     assert any("F9" in p for p in summary["problems"]) and any("cycle" in p for p in summary["problems"])
 
 
-def test_several_parents_keep_every_concept_parent_and_say_which_class_link_goes(tmp_path):
+def test_several_parents_keep_every_broader_link_and_join_the_nearest_class(tmp_path):
     table = tmp_path / "parents.csv"
     table.write_text("id,name,parent,synonyms\nR,root,,\nA,kind a,R,sort a\nB,kind b,R,\nL,lonely kind,R,\n"
-                     "a1,alpha,A,\nb1,beta,B,\nd,delta,a1|L,\nx,chi,a1|B,\n", encoding="utf-8")
+                     "E,empty kind,R,\na1,alpha,A,\nb1,beta,B,\nd,delta,a1|L,\nx,chi,a1|B,\n", encoding="utf-8")
     terms = read_terms(table)
     branch = take_branch(terms, "R", "parents.csv")
-    concepts = {c["name"]: c for k in branch.classes for c in k["concepts"]}
-    # L has no child of its own class, so it is a concept (of the root's class): d keeps it as broader
-    assert concepts["delta"]["broader"] == ["a1", "L"] and concepts["lonely kind"]["id"] == "L"
-    # B is a class with members; x sits in A's class, and the link to B is reported, not lost silently
-    assert concepts["chi"]["broader"] == ["a1"]
-    assert branch.problems == ["x (chi) is_a B (kind b), a concept class; a concept sits in one class, so it is "
-                               "placed in A (kind a) and that link is dropped"]
+    concepts = {c["name"]: {**c, "class": k["id"]} for k in branch.classes for c in k["concepts"]}
+    # every term under the root is a concept, the classes' own terms included, each in its class
+    assert {"kind a", "kind b", "lonely kind", "alpha", "beta", "delta", "chi"} <= set(concepts)
+    assert concepts["kind a"]["class"] == "A" and concepts["alpha"]["class"] == "A"
+    # several parents: every broader link stays; the class is the nearest class term (fewest is_a
+    # steps: chi is_a B directly, alpha's class A is two steps up), whatever the names say
+    assert concepts["chi"]["broader"] == ["a1", "B"] and concepts["chi"]["class"] == "B"
+    assert concepts["delta"]["broader"] == ["a1", "L"] and concepts["delta"]["class"] == "L"
+    # a class term with nothing below it is a concept of the root's class
+    assert concepts["empty kind"]["class"] == "R"
+    assert branch.problems == ["2 concept(s) sit under two or more classes (e.g. d (delta), x (chi)): each joins "
+                               "the nearest (fewest is_a steps; ties: the smaller id), and keeps every broader link"]
+    # the rule does not depend on names: renaming every term leaves each concept in its class
+    renamed = table.read_text(encoding="utf-8").replace("kind b", "zz kind").replace("kind a", "aa kind")
+    table.write_text(renamed, encoding="utf-8")
+    again = take_branch(read_terms(table), "R", "parents.csv")
+    assert {c["id"]: k["id"] for k in again.classes for c in k["concepts"]} == \
+        {c["id"]: c["class"] for c in concepts.values()}
     # a class has no synonyms in the format: its description keeps them for the reader
     assert next(k for k in branch.classes if k["id"] == "A")["description"] == "Also called: sort a."
 
@@ -124,7 +138,7 @@ def test_a_term_under_the_root_only_through_obsolete_ones_is_reported(tmp_path):
     table.write_text("id,name,parent,obsolete\nR,root,,\nK,kind,R,\nT,thing,K,\nO,old thing,K,true\n"
                      "U,under old,O,\n", encoding="utf-8")
     branch = take_branch(read_terms(table), "R", "obsolete.csv")
-    assert [c["name"] for k in branch.classes for c in k["concepts"]] == ["thing"]
+    assert [c["name"] for k in branch.classes for c in k["concepts"]] == ["kind", "thing"]
     assert branch.problems == ["U (under old) is under the root only through obsolete O (old thing); it is left out "
                                "(give it a live parent to keep it)"]
 
@@ -232,7 +246,9 @@ def test_imported_concepts_parse_with_exact_and_related_synonyms_apart(tmp_path)
     overload = next(c for c in parsed.concepts if c.name == "motor overload")
     assert overload.synonyms == ("overcurrent", "Überstrom") and overload.related == ("thermal trip",)
     with pytest.raises(OntologyError):
-        take_branch(read_terms(FIXTURES / "machines.obo"), "MF:0000001", "x", depth=1)
+        take_branch(read_terms(FIXTURES / "machines.obo"), "MF:0000001", "x", depth=0)
+    shallow = take_branch(read_terms(FIXTURES / "machines.obo"), "MF:0000001", "x", depth=1)
+    assert {c["name"] for k in shallow.classes for c in k["concepts"]} == {"drive fault", "sensor fault", "spare parts"}
 
 
 # ---- in Neo4j: load, remove, draft --------------------------------------------------------------
@@ -245,7 +261,7 @@ def test_import_load_then_remove_twice(migrated_env, tmp_path, driver):
         "MATCH (c:Concept {id: 'machines:MF_0000011'}) RETURN c.synonyms AS s, c.related AS r, c.source AS src")
     assert records[0].data() == {"s": ["overcurrent", "Überstrom"], "r": ["thermal trip"], "src": "MF:0000011"}
     removed = ok(["ontology", "remove", "machines"], migrated_env)
-    assert removed.startswith("removed machines: 3 classes, 8 concepts")
+    assert removed.startswith("removed machines: 3 classes, 10 concepts")
     again = invoke(["ontology", "remove", "machines"], migrated_env)
     assert again.exit_code == 1 and "not loaded" in again.stderr
     records, _, _ = driver.execute_query("MATCH (n) WHERE n:Concept OR n:ConceptClass OR n:Ontology RETURN count(n) AS n")

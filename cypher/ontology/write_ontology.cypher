@@ -4,9 +4,10 @@
 // transaction.
 // Parameters: $ontology {id, name, version, description, source, checksum, question,
 // chunk_prompt, object_prompt (its plugin's extraction prompts; '' for the default)},
-// $classes [{id, key, name, description}], $concepts [{id, key, name, class_id, synonyms,
-// related, source, description, broader: [concept ids]}], $reworded [ids of concepts whose
-// wording changed: see reworded_concepts]
+// $classes [{id, key, name, description}], $concepts [{id, key, name, class_id, synonyms (the
+// abbreviations among them), abbreviations, related, source, xrefs (codes elsewhere), notation,
+// description, broader: [concept ids]}], $reworded [ids of concepts whose wording changed: see
+// reworded_concepts]
 
 MERGE (o:Ontology {id: $ontology.id})
 SET o.version = $ontology.version, o.description = $ontology.description,
@@ -68,7 +69,8 @@ MERGE (k)-[:IN_ONTOLOGY]->(o);
 UNWIND $concepts AS row
 MERGE (c:Concept {id: row.id})
 SET c.key = row.key, c.name = row.name, c.synonyms = row.synonyms, c.related = row.related,
-    c.source = row.source, c.description = row.description,
+    c.source = row.source, c.description = row.description, c.xrefs = row.xrefs, c.notation = row.notation,
+    c.abbreviations = row.abbreviations,
     c.ontology = $ontology.id, c.class_id = row.class_id
 WITH c, row
 MATCH (k:ConceptClass {id: row.class_id})

@@ -109,10 +109,12 @@ def _import_lines(s: dict) -> list[str]:
 @click.option("--name", required=True, help="The new ontology's name (its concepts' id prefix).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
               help="Where the plugin folder NAME/ is written.")
-@click.option("--depth", type=click.IntRange(min=2), default=None,
+@click.option("--depth", type=click.IntRange(min=1), default=None,
               help="Take terms at most this many is_a steps below the root (default: all).")
 @click.option("--class-level", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Terms this many steps below the root become concept classes; 1: the root's children.")
+              help="Terms this many steps below the root name the concept classes; 1: the root's children.")
+@click.option("--classes", "class_terms", default=None,
+              help="Comma-separated terms that name the concept classes instead (ids as the file writes them).")
 @click.option("--language", default="en", show_default=True, help="Label language for OWL and SKOS files.")
 @click.option("--load", "load_now", is_flag=True, help="Load the written plugin into the database.")
 @click.option("--force", is_flag=True, help="Replace an existing folder NAME/ under --out (with --load, also an "
@@ -121,13 +123,15 @@ def _import_lines(s: dict) -> list[str]:
 @output(_import_lines)
 @pass_app
 def ontology_import(app: App, file: Path, root: str, name: str, out: Path, depth: int | None, class_level: int,
-                    language: str, load_now: bool, force: bool, max_mb: float) -> dict:
+                    class_terms: str | None, language: str, load_now: bool, force: bool, max_mb: float) -> dict:
     """Import the branch under --root of an OBO, OWL, SKOS or CSV file as a plugin folder to curate.
 
-    The root's children become concept classes (or the level --class-level gives), their
-    descendants concepts with BROADER edges from is_a; exact and related synonyms are kept
-    apart, obsolete terms skipped, and cycles, missing parents and duplicate names reported one
-    line each. Nothing is written unless the whole branch reads cleanly."""
+    Every term under the root becomes a concept (the root's children included) with a BROADER
+    edge for each is_a; concept classes group them: the root's children (or the level
+    --class-level gives, or the terms --classes names), each concept in the class of its nearest
+    class term. Exact and related synonyms are kept apart, abbreviations and cross-references
+    (xrefs) kept, obsolete terms skipped, and cycles, missing parents and duplicate names
+    reported one line each. Nothing is written unless the whole branch reads cleanly."""
     from tripartite.ontology.branch import labelled
     from tripartite.ontology.importer import import_branch
 
@@ -137,8 +141,9 @@ def ontology_import(app: App, file: Path, root: str, name: str, out: Path, depth
         if not force and state and state["source"] and state["source"] != str(target):
             raise TripartiteError(f"an ontology named {name!r} is already loaded from {state['source']}; give the "
                                   f"import another --name, or pass --force to write {target.parent} and replace it")
+    chosen = [t.strip() for t in class_terms.split(",") if t.strip()] if class_terms else None
     result = import_branch(file, root, name, out, depth=depth, class_level=class_level, language=language,
-                           force=force, max_mb=max_mb)
+                           force=force, max_mb=max_mb, classes=chosen)
     branch = result.branch
     summary = {"name": name, "root": labelled(branch.root), "folder": str(result.folder),
                "classes": len(branch.classes), "concepts": branch.concept_count, "terms_read": result.terms_read,

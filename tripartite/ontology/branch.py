@@ -1,11 +1,12 @@
 """Taking one branch of a published ontology as concept classes and concepts.
 
-Under the root, the terms `class_level` steps down become concept classes (the root's
-children by default) and their descendants, down to `depth` steps below the root, become
-concepts; is_a links between concepts become BROADER edges. Terms that sit directly at the
-class level with nothing below them are gathered in a class named after the root. Obsolete
-terms are skipped; cycles, missing parents, nameless terms and duplicate names are reported,
-one line each, and repaired the way the line says.
+Every term under the root, down to `depth` steps, becomes a concept, the root's children
+included; is_a links between concepts become BROADER edges, every one of them (a concept with
+two parents keeps both). Concept classes are a grouping on top: the terms `class_level` steps
+down (the root's children by default), or the terms the user names; each concept joins the
+class of its nearest class term, by a rule of the graph alone (see _assign). Obsolete terms
+are skipped; cycles, missing parents, nameless terms and duplicate names are reported, one
+line each, and repaired the way the line says.
 """
 from __future__ import annotations
 
@@ -118,12 +119,11 @@ def _reach(root: str, children: dict[str, list[str]], terms: dict[str, Term],
 
 
 def take_branch(terms: dict[str, Term], root_id: str, source: str, class_level: int = 1,
-                depth: int | None = None) -> Branch:
+                depth: int | None = None, classes: list[str] | None = None) -> Branch:
     if class_level < 1:
         raise OntologyError("--class-level must be 1 (the root's children) or more")
-    if depth is not None and depth <= class_level:
-        raise OntologyError(f"--depth {depth} leaves no concepts under classes {class_level} level(s) down; "
-                            f"give a depth above {class_level}")
+    if depth is not None and depth < 1:
+        raise OntologyError(f"--depth {depth} leaves nothing under the root; give a depth of 1 or more")
     root = find_root(terms, root_id, source)
     if root.obsolete:
         raise OntologyError(f"{source}: {labelled(root)} is obsolete; choose a live term as --root")
@@ -144,7 +144,7 @@ def take_branch(terms: dict[str, Term], root_id: str, source: str, class_level: 
     if depth is not None:
         level = {t: d for t, d in level.items() if d <= depth}
     _report_cut_off(branch, terms, root.id, parents, depth)
-    _assign(branch, terms, parents, level, class_level)
+    _assign(branch, terms, parents, level, _class_terms(terms, level, class_level, classes, source))
     if not branch.concept_count:
         deepest = max(level.values())
         raise OntologyError(f"{source}: the branch under {labelled(root)} is {deepest} level(s) deep, so "
@@ -152,6 +152,26 @@ def take_branch(terms: dict[str, Term], root_id: str, source: str, class_level: 
                             "--class-level" + (" or a larger --depth" if depth is not None else ""))
     _dedupe_names(branch)
     return branch
+
+
+def _class_terms(terms: dict[str, Term], level: dict[str, int], class_level: int, given: list[str] | None,
+                 source: str) -> list[str]:
+    """The terms that name concept classes: those given (ids as find_root reads them), which
+    must lie under the root, else every term `class_level` is_a steps below it."""
+    if not given:
+        found = sorted(t for t, d in level.items() if d == class_level)
+        if not found:
+            raise OntologyError(f"{source}: the branch is {max(level.values())} level(s) deep, so --class-level "
+                                f"{class_level} leaves no concepts under its classes; give a smaller --class-level")
+        return found
+    chosen = []
+    for wanted in given:
+        term = find_root(terms, wanted, source)
+        if term.id not in level or level[term.id] == 0:
+            raise OntologyError(f"{source}: --classes names {labelled(term)}, which is not under the root; name terms "
+                                "of the branch")
+        chosen.append(term.id)
+    return list(dict.fromkeys(chosen))
 
 
 def _report_cut_off(branch: Branch, terms: dict[str, Term], root: str, kept: dict[str, list[str]],
@@ -189,29 +209,39 @@ def _levels(root: str, parents: dict[str, list[str]]) -> dict[str, int]:
 
 
 def _assign(branch: Branch, terms: dict[str, Term], parents: dict[str, list[str]], level: dict[str, int],
-            class_level: int) -> None:
-    """Classes at class_level, concepts below them, each in the class of its first ancestor
-    at that level (alphabetically by name, so a re-import lands it in the same place)."""
-    class_ids = sorted((t for t, d in level.items() if d == class_level), key=lambda t: (terms[t].name, t))
-    order = sorted((t for t, d in level.items() if d > class_level), key=lambda t: (level[t], terms[t].name, t))
-    class_of: dict[str, str] = {c: c for c in class_ids}
-    for term_id in order:  # parents come first: their level is smaller
-        ups = sorted((class_of[p] for p in parents[term_id] if p in class_of), key=lambda c: (terms[c].name, c))
-        if ups:
-            class_of[term_id] = ups[0]
+            class_ids: list[str]) -> None:
+    """Every term under the root is a concept; each joins the class of its nearest class term
+    (itself, when it is one), fewest is_a steps up, ties to the smaller term id: a rule of the
+    graph alone, the same whatever the names or their language. A concept keeps every is_a
+    link to another concept as BROADER. Class terms with no concept below them, and concepts
+    under no class, join a class named after the root."""
+    concept_ids = sorted((t for t, d in level.items() if d >= 1), key=lambda t: (level[t], t))
+    classes = set(class_ids)
+    nearest: dict[str, tuple[int, str] | None] = {}
+
+    def class_of(term_id: str) -> tuple[int, str] | None:  # (steps, class id): memoised over the acyclic links
+        if term_id not in nearest:
+            nearest[term_id] = None  # a guard: the links kept are acyclic, so this is never read back
+            found = [(0, term_id)] if term_id in classes else \
+                [(steps + 1, klass) for p in parents.get(term_id, ()) if p in level and (up := class_of(p))
+                 for steps, klass in [up]]
+            nearest[term_id] = min(found) if found else None
+        return nearest[term_id]
+
     members: dict[str, list[str]] = {c: [] for c in class_ids}
-    for term_id in order:
-        if term_id in class_of:
-            members[class_of[term_id]].append(term_id)
-    leaves = [c for c in class_ids if not members[c]]
-    concept_ids = {t for t in order if t in class_of} | set(leaves)  # leaves become concepts of the root's class
-    for term_id in (t for t in order if t in class_of):
-        others = sorted(p for p in parents[term_id] if members.get(p) and p != class_of[term_id])
-        if others:  # a parent that is another class, with members of its own
-            names = ", ".join(labelled(terms[p]) for p in others)
-            branch.problems.append(f"{labelled(terms[term_id])} is_a {names}, a concept class; a concept sits "
-                                   f"in one class, so it is placed in "
-                                   f"{labelled(terms[class_of[term_id]])} and that link is dropped")
+    orphans: list[str] = []
+    for term_id in concept_ids:
+        found = class_of(term_id)
+        (members[found[1]] if found else orphans).append(term_id)
+    lonely = [c for c in class_ids if members[c] == [c]]  # a class term alone in its class: a concept of the root's
+    for klass in lonely:
+        orphans.append(klass)
+        del members[klass]
+    torn = [t for t in concept_ids if sum(1 for c in _ancestor_classes(t, parents, classes, level)) > 1]
+    if torn:
+        shown = ", ".join(labelled(terms[t]) for t in torn[:3])
+        branch.problems.append(f"{len(torn)} concept(s) sit under two or more classes (e.g. {shown}): each joins the "
+                               "nearest (fewest is_a steps; ties: the smaller id), and keeps every broader link")
     keys: dict[str, str] = {}
     taken: set[str] = set()
 
@@ -225,25 +255,45 @@ def _assign(branch: Branch, terms: dict[str, Term], parents: dict[str, list[str]
             taken.add(key)
         return keys[term_id]
 
+    as_concepts = set(concept_ids)
+
     def concept(term_id: str) -> dict:
         term = terms[term_id]
         name = term.name or _nameless(branch, term)
-        exact = [s for s in dict.fromkeys(term.exact) if s.casefold() != name.casefold()]
-        related = [s for s in dict.fromkeys(term.related) if s.casefold() not in {name.casefold(), *map(str.casefold, exact)}]
-        broader = [key_of(p) for p in parents[term_id] if p in concept_ids]
-        fields = {"id": key_of(term_id), "name": name, "synonyms": exact, "related": related,
-                  "description": term.definition, "broader": broader, "source": term.id}
+        abbreviations = [s for s in dict.fromkeys(term.abbreviations) if s.casefold() != name.casefold()]
+        exact = [s for s in dict.fromkeys(term.exact)
+                 if s.casefold() != name.casefold() and s not in abbreviations]
+        related = [s for s in dict.fromkeys(term.related)
+                   if s.casefold() not in {name.casefold(), *map(str.casefold, exact), *map(str.casefold, abbreviations)}]
+        broader = [key_of(p) for p in parents[term_id] if p in as_concepts]
+        fields = {"id": key_of(term_id), "name": name, "synonyms": exact, "abbreviations": abbreviations,
+                  "related": related, "description": term.definition, "broader": broader, "source": term.id,
+                  "xrefs": list(dict.fromkeys(term.xrefs)), "notation": term.notation}
         return {k: v for k, v in fields.items() if v or k in ("id", "name")}  # no empty fields to wade through
 
-    for class_id in class_ids:
-        if members[class_id]:
-            term = terms[class_id]
-            branch.classes.append(_klass(key_of(class_id), term.name or _nameless(branch, term), term,
-                                         [concept(t) for t in members[class_id]]))
-    if leaves:  # children of the class level with nothing below: concepts of the root's own class
+    for class_id in sorted(members, key=lambda c: (level[c], c)):
+        term = terms[class_id]
+        branch.classes.append(_klass(key_of(class_id), term.name or _nameless(branch, term), term,
+                                     [concept(t) for t in members[class_id]]))
+    if orphans:  # class terms alone, and concepts under no class: concepts of the root's own class
         root = branch.root
         branch.classes.append(_klass(key_of(root.id), root.name or _nameless(branch, root), root,
-                                     [concept(t) for t in leaves]))
+                                     [concept(t) for t in sorted(orphans, key=lambda t: (level[t], t))]))
+
+
+def _ancestor_classes(term_id: str, parents: dict[str, list[str]], classes: set[str], level: dict[str, int]):
+    """The class terms above a term (itself included), each once."""
+    seen, stack, found = set(), [term_id], set()
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if node in classes:
+            found.add(node)
+            continue  # a class's own classes above it do not pull its members
+        stack.extend(p for p in parents.get(node, ()) if p in level)
+    return found
 
 
 def _klass(key: str, name: str, term: Term, concepts: list[dict]) -> dict:

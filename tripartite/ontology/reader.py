@@ -75,7 +75,10 @@ class ConceptEntry(Entry):
     description: Text = ""
     broader: Texts = ()
     related: Texts = ()   # related (looser) synonyms, kept apart from the exact ones
+    abbreviations: Texts = ()  # exact synonyms that are abbreviations (read as synonyms too)
     source: Text = ""     # the term's id in the ontology it was imported from
+    xrefs: Texts = ()     # its codes in other vocabularies (MESH:D003920, ICD10CM:E11.9, an IRI)
+    notation: Text = ""   # its own code in its scheme (I10)
     seen: Any = None      # where `ontology draft` found it: for the curator, not loaded
 
 
@@ -105,6 +108,9 @@ class ConceptSpec:
     broader: tuple[str, ...] = ()
     related: tuple[str, ...] = ()   # related (looser) synonyms, kept apart from the exact ones
     source: str = ""                # the term's id in the ontology it was imported from
+    xrefs: tuple[str, ...] = ()     # codes of the same thing in other vocabularies
+    notation: str = ""              # its own code in its scheme
+    abbreviations: tuple[str, ...] = ()  # exact synonyms that are abbreviations
 
 
 @dataclass(frozen=True)
@@ -231,7 +237,7 @@ def parse_ontology(path: Path) -> Ontology:
             raise _fail(path, f"duplicate concept id {key!r} ({where} and {seen_concepts[key]}); make ids unique")
         seen_concepts[key] = where
         concepts.append(ConceptSpec(key, entry.name, class_key, entry.synonyms, entry.description, entry.broader,
-                                    entry.related, entry.source))
+                                    entry.related, entry.source, entry.xrefs, entry.notation, entry.abbreviations))
     for concept in concepts:
         for parent in concept.broader:
             if parent not in seen_concepts:

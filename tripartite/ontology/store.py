@@ -45,10 +45,12 @@ def load_ontology(graph: Graph, ontology: Ontology, plugin: Plugin | None = None
                               "`name:`, or pass --replace to replace it")
     classes = [{"id": ontology.class_id(c.key), "key": c.key, "name": c.name, "description": c.description}
                for c in ontology.classes]
+    # Abbreviations are exact synonyms (the analysis reads text for them too), kept apart by type.
     concepts = [{"id": ontology.concept_id(c.key), "key": c.key, "name": c.name,
-                 "class_id": ontology.class_id(c.class_key), "synonyms": list(c.synonyms),
+                 "class_id": ontology.class_id(c.class_key),
+                 "synonyms": list(dict.fromkeys([*c.synonyms, *c.abbreviations])), "abbreviations": list(c.abbreviations),
                  "description": c.description, "broader": [ontology.concept_id(b) for b in c.broader],
-                 "related": list(c.related), "source": c.source}
+                 "related": list(c.related), "source": c.source, "xrefs": list(c.xrefs), "notation": c.notation}
                 for c in ontology.concepts]
     meta = {"id": ontology.name, "version": ontology.version, "description": ontology.description,
             "source": ontology.source, "checksum": ontology.checksum, "question": question, **prompts}
