@@ -47,6 +47,45 @@ def test_tripartite_prompt_covers_the_objects_concepts_with_references(selected)
     assert invoke(["prompt", "patient-b", "--max-per-concept", "0"], selected).exit_code == 2
 
 
+def test_prompts_name_the_codes_asked_for_and_fit_the_budget_with_them(selected):
+    """--codes prints each concept's codes beside its name (the plugin's xrefs), only the prefixes
+    asked for; the JSON lists them; a budget still holds with the codes in."""
+    plain = json.loads(invoke(["prompt", "patient-b", "--format", "json"], selected).output)
+    assert "codes" not in plain["concepts"][0] and "ICD10CM:" not in plain["prompt"]
+    icd = json.loads(invoke(["prompt", "patient-b", "--format", "json", "--codes", "icd10cm"], selected).output)
+    by_name = {c["name"]: c["codes"] for c in icd["concepts"]}
+    assert by_name["Atrial fibrillation"] == ["ICD10CM:I48"] and by_name["Anticoagulants"] == []
+    assert "Atrial fibrillation (ICD10CM:I48)" in icd["prompt"] and "MESH:" not in icd["prompt"]
+    every = json.loads(invoke(["prompt", "patient-b", "--format", "json", "--codes", "all"], selected).output)
+    assert {c["name"]: c["codes"] for c in every["concepts"]}["Atrial fibrillation"] == [
+        "DOID:0060224", "ICD10CM:I48", "MESH:D001281"]
+    assert every["tokens"] > plain["tokens"]
+    fitted = json.loads(invoke(["prompt", "patient-b", "--format", "json", "--codes", "all", "--max-tokens", "400"],
+                               selected).output)
+    assert fitted["tokens"] <= 400 and "ATC:B01A" in fitted["prompt"]
+
+
+def test_ontology_find_by_code_name_or_synonym(selected):
+    """A code matches whole, with or without its prefix; a name or synonym whole, then as a part;
+    each found concept with its codes and its neighbours."""
+    def found(*args):
+        return json.loads(invoke(["ontology", "find", *args, "--json"], selected).output)
+
+    by_code = found("i21")
+    assert [r["id"] for r in by_code] == ["cardiology:myocardial_infarction"]
+    assert by_code[0]["matched"] == "cross-reference ICD10CM:I21"
+    assert by_code[0]["broader"] == ["cardiology:coronary_artery_disease Coronary artery disease"]
+    assert found("MESH:D009203")[0]["id"] == "cardiology:myocardial_infarction"
+    assert found("Heart Attack")[0]["matched"] == 'synonym "heart attack"'
+    assert found("Coronary artery disease")[0]["narrower"] == [
+        "cardiology:myocardial_infarction Myocardial infarction"]
+    parts = found("blood", "--limit", "3")
+    assert len(parts) == 3 and all("blood" in " ".join([r["name"], *r["synonyms"]]).lower() for r in parts)
+    assert found("no such thing at all") == []
+    text = invoke(["ontology", "find", "no such thing at all"], selected)
+    assert text.exit_code == 0 and "no concept has that code, name or synonym" in text.output
+
+
 def test_a_budget_no_extract_fits_is_said_not_hidden(selected):
     """The question and the object's own words are kept whatever the budget: below them the
     prompt cites nothing, says so in its preamble, and the command notes why."""

@@ -1,4 +1,4 @@
-"""Plugin ontologies: `ontology plugins|load|list|import|remove|draft`. Imports of the pipeline stay inside the
+"""Plugin ontologies: `ontology plugins|load|list|find|import|remove|draft`. Imports of the pipeline stay inside the
 commands, so --help stays fast."""
 from __future__ import annotations
 
@@ -77,6 +77,34 @@ def ontology_list(app: App) -> list[dict]:
     from tripartite.ontology.store import list_ontologies
 
     return list_ontologies(app.graph)
+
+
+def _found_lines(row: dict) -> list[str]:
+    codes = ", ".join(dict.fromkeys(c for c in [row["notation"], row["source"], *row["xrefs"]] if c))
+    lines = [f"{row['id']}  {row['name']}  ({row['ontology']}, class {row['class']}; matched by {row['matched']})"]
+    for label, values in (("codes", [codes] if codes else []), ("synonyms", row["synonyms"]),
+                          ("broader", row["broader"]), ("narrower", row["narrower"])):
+        if values:
+            lines.append(f"    {label:<9} {'; '.join(values)}")
+    return lines
+
+
+@ontology_group.command("find")
+@click.argument("text")
+@click.option("--ontology", default=None, help="Search this loaded ontology only.")
+@click.option("--limit", type=click.IntRange(min=1, max=1000), default=10, show_default=True,
+              help="At most this many concepts.")
+@output(lambda rows: [line for row in rows for line in _found_lines(row)]
+        or ["no concept has that code, name or synonym; `tripartite ontology list` shows what is loaded"])
+@pass_app
+def ontology_find(app: App, text: str, ontology: str | None, limit: int) -> list[dict]:
+    """Find concepts by a code (their id, source term, notation or a cross-reference such as MESH:D009203
+    or just D009203), a name or a synonym; each with its codes, synonyms and neighbours in the hierarchy."""
+    from tripartite.ontology.store import find_concepts
+
+    if not text.strip():
+        raise click.BadParameter("give a code, a name or a synonym to look for", param_hint="TEXT")
+    return find_concepts(app.graph, text, ontology=ontology, limit=limit)
 
 
 @ontology_group.command("plugins")

@@ -124,6 +124,13 @@ def prompt_options(command):
     return command
 
 
+def codes_option(command):
+    return click.option("--codes", default=None, metavar="PREFIXES",
+                        help="Name each concept's codes beside it: 'all', or a comma-separated list of prefixes such "
+                             "as ICD10CM,SNOMEDCT,MESH ('notation' for the vocabulary's own notation). The "
+                             "Tripartite prompt only.")(command)
+
+
 def object_result(app: App, object_id: str, mode: str, flags: dict, runner=None):
     """The object's prompt built the `mode` way (search/modes.py: the one road to every
     builder), under the flags given and the settings that apply (the Tripartite prompt's
@@ -132,11 +139,13 @@ def object_result(app: App, object_id: str, mode: str, flags: dict, runner=None)
     from tripartite.search.modes import object_prompt
     from tripartite.selection.settings import effective
 
+    flags = dict(flags)
+    codes = [c for c in (flags.pop("codes", None) or "").split(",") if c.strip()] or None
     chosen = effective(app.graph, app.settings.selection, **flags)
     if mode == "tripartite":
         return object_prompt(app.graph, object_id, mode, None, None, chosen.question or None, chosen.max_tokens,
                              {"selection": chosen.mode, "max_per_concept": chosen.max_per_concept,
-                              "tokens_per_concept": chosen.tokens_per_concept or None})
+                              "tokens_per_concept": chosen.tokens_per_concept or None, "codes": codes})
     return object_prompt(app.graph, object_id, mode, make_embedder(app.settings), runner, chosen.question or None,
                          flags.get("max_tokens"), search=app.settings.search)
 
@@ -167,6 +176,7 @@ def mode_option(command):
 @click.argument("object_id")
 @mode_option
 @prompt_options
+@codes_option
 @output(_prompt_text, formats=True)
 @pass_app
 def prompt_command(app: App, object_id: str, prompt_mode: str, **flags) -> dict:

@@ -76,6 +76,12 @@ def list_ontologies(graph: Graph) -> list[dict]:
     return graph.run("ontology/list_ontologies")
 
 
+def find_concepts(graph: Graph, text: str, ontology: str | None = None, limit: int = 10) -> list[dict]:
+    """Concepts named by a code (id, source term, notation, cross-reference), a name or a synonym,
+    best matches first."""
+    return graph.run("ontology/find_concepts", text=text, ontology=ontology, limit=limit)
+
+
 def remove_ontology(graph: Graph, name: str, on_wait=lambda message: None) -> dict | None:
     """Remove a loaded ontology and what was derived from it, in one transaction, while no
     analysis or selection runs (either could write back what is being removed); what it

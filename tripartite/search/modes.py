@@ -67,7 +67,7 @@ def object_prompt(graph: Graph, object_id: str, mode: str, embedder, runner=None
                   rag: dict | None = None, percentiles: bool = True,
                   search: SearchSettings = SearchSettings()) -> PromptResult:
     """The object's prompt built one way. `selection` holds the Tripartite prompt's options
-    (selection, max_per_concept, tokens_per_concept); `rag` vector RAG's (top_k, min_score,
+    (selection, max_per_concept, tokens_per_concept, codes); `rag` vector RAG's (top_k, min_score,
     or chunks already ranked for the object); `runner` answers the LLM steps of local
     (keywords) and global (map) search, offline when its provider is; `search` gives local's
     and global's budget, depth and map budget ([search] of the settings)."""
@@ -75,7 +75,7 @@ def object_prompt(graph: Graph, object_id: str, mode: str, embedder, runner=None
         options = selection or {}
         built = tripartite_prompt(graph, object_id, question, options.get("max_per_concept"), max_tokens,
                                   options.get("selection", "floor"), options.get("tokens_per_concept"),
-                                  percentiles=percentiles)
+                                  percentiles=percentiles, codes=options.get("codes"))
         evidence = [e for c in built["concepts"] for e in c["evidence"]]
         asked = built["prompt"].split("\n", 1)[0].removeprefix("Question: ")
         return PromptResult.of(built, mode, material="\n".join(e["text"] for e in evidence), question=asked)

@@ -95,19 +95,39 @@ def prompt_material(graph: Graph, object_id: str, max_per_concept: int | None = 
         return graph.run(for_prompts(graph, forget=True).script("prompt_material"), **params)
 
 
+def concept_codes(graph: Graph, concept_ids: list[str], wanted: list[str]) -> dict[str, list[str]]:
+    """The codes a prompt names for each concept: with `wanted` ["all"], its notation, source
+    term and cross-references; else those whose prefix (before the colon) begins with one of
+    `wanted` (ICD10CM, MESH, SNOMEDCT: the last also takes SNOMEDCT_US_2025_09_01), and its
+    notation when `wanted` names "notation". Case does not matter."""
+    prefixes = tuple(w.strip().lower() for w in wanted if w.strip())
+
+    def kept(code: str) -> bool:
+        if "all" in prefixes:
+            return True
+        prefix = code.split(":", 1)[0].lower() if ":" in code else "notation"
+        return prefix.startswith(prefixes)
+
+    rows = graph.run("ontology/concept_codes", concept_ids=concept_ids) if prefixes else []
+    return {row["concept_id"]: list(dict.fromkeys(c for c in row["codes"] if kept(c))) for row in rows}
+
+
 def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None, max_per_concept: int | None = None,
                       max_tokens: int | None = None, selection: str = "floor",
-                      tokens_per_concept: int | None = None, percentiles: bool = True) -> dict:
+                      tokens_per_concept: int | None = None, percentiles: bool = True,
+                      codes: list[str] | None = None) -> dict:
     """The prompt for one object, as build_prompt gives it. The question is the one given,
     else the one of the object's ontology plugin, else a generic one. The budget is
     max_tokens, else tokens_per_concept for each concept of the object (plus the question
     and headings), else none. The script fits its size estimate to the budget; the laid-out
     prompt is then measured, and the script's budget searched for the largest prompt that fits.
     Each extract's P_c(w) goes into the JSON form unless `percentiles` is False (the text does
-    not show it, and it costs a query)."""
+    not show it, and it costs a query). `codes` names the concepts' codes to print beside their
+    names (concept_codes); the budget counts them."""
     if selection not in SELECTIONS:
         raise TripartiteError(f"selection {selection!r} is unknown; use one of {', '.join(SELECTIONS)}")
     budgeted = max_tokens is not None or tokens_per_concept is not None
+    named_codes: dict[str, list[str]] | None = None
 
     def material(budget: int | None) -> list[dict]:
         nonlocal question
@@ -119,12 +139,14 @@ def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None,
         return prompt_material(graph, object_id, max_per_concept, selection, budget, fixed, tokens_per_concept)
 
     def laid_out(rows: list[dict]) -> tuple[dict, int, int | None]:
-        nonlocal question
+        nonlocal question, named_codes
         if not rows:
             raise NoPrompt(why_no_prompt(graph, object_id))
         question = question_or_default(question, next((r["question"] for r in rows if r["question"]), None))
+        if codes and named_codes is None:  # the same concepts at every budget: asked once
+            named_codes = concept_codes(graph, [r["concept_id"] for r in rows], codes)
         built = build_prompt(object_id, rows, question, alpha, beta, selection, rows[0]["budget"],
-                             dropped=rows[0]["dropped"])
+                             dropped=rows[0]["dropped"], codes=named_codes)
         return built, rows[0]["dropped"], rows[0]["budget"]
 
     # The freshness check runs while the material is read (two round trips in the time of one);
@@ -196,18 +218,25 @@ def _fitted(built: dict, dropped: int, max_tokens: int, attempt) -> dict:
 
 def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float | None, beta: float | None,
                  selection: str = "floor", max_tokens: int | None = None, preamble: str | None = None,
-                 dropped: int = 0) -> dict:
+                 dropped: int = 0, codes: dict[str, list[str]] | None = None) -> dict:
     """The prompt text and its JSON form: {object_id, selection, alpha, beta, max_tokens (the
     budget it was fitted to, if any), tokens, dropped (the extracts the budget left out), prompt,
     concepts, references}. `preamble` replaces the object's (a question's prompt says what its
-    items are)."""
+    items are); `codes` gives the codes printed after a concept's name, in parentheses (and listed in
+    the JSON form when given)."""
+    asked_codes, codes = codes is not None, codes or {}
+
+    def named(row: dict) -> str:
+        found = codes.get(row["concept_id"])
+        return f"{row['name']} ({'; '.join(found)})" if found else row["name"]
+
     references: list[dict] = []
     numbers: dict[str, int] = {}        # a chunk keeps one reference number
     quoted: dict[str, set[str]] = {}    # the sentences of each chunk already in the prompt
     evidence: dict[int, list[dict]] = {}  # each row's extracts as the JSON form lists them
     lines = [f"Question: {quote(question)}", "", preamble or PREAMBLE.format(object_id=object_id), ""]
     for n, group in enumerate(_grouped(rows), start=1):
-        lines.append(f"{n}. {', '.join(row['name'] for row in group)}: {quote(group[0]['summary'] or '')}")
+        lines.append(f"{n}. {', '.join(named(row) for row in group)}: {quote(group[0]['summary'] or '')}")
         for row in group:
             label = f"({row['name']}) " if len(group) > 1 else ""
             cited = evidence[id(row)] = []
@@ -232,7 +261,8 @@ def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float |
         lines[2] = lines[2].replace(REFERENCES_CLAUSE, NO_REFERENCES_CLAUSE)
     prompt = "\n".join(lines).rstrip() + "\n"
     concepts = [{"concept_id": row["concept_id"], "name": row["name"], "summary": row["summary"],
-                 "evidence": evidence[id(row)]} for row in rows]
+                 "evidence": evidence[id(row)], **({"codes": codes.get(row["concept_id"], [])} if asked_codes else {})}
+                for row in rows]
     return {"object_id": object_id, "selection": selection, "alpha": alpha, "beta": beta, "max_tokens": max_tokens,
             "tokens": count_prompt_tokens(prompt), "dropped": dropped, "prompt": prompt, "concepts": concepts,
             "references": references}
