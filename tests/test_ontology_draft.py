@@ -1,5 +1,7 @@
 """`ontology draft` and a large imported ontology in a real Neo4j holding the sample: the
-sample is loaded once for the module (these tests only read it, or undo what they add)."""
+sample is loaded once for the module (these tests only read it, or undo what they add). The
+drafter's term test, its seeded merge and the duplicate labels `ontology load` notes are
+tested without a database first."""
 from __future__ import annotations
 
 import json
@@ -10,9 +12,8 @@ import yaml
 
 from conftest import cli_env, load_sample, ok
 from fake_openai import FakeOpenAI
+from tripartite.ontology.duplicates import duplicate_labels
 from tripartite.ontology.plugins import resolve
-
-pytestmark = pytest.mark.neo4j
 
 
 @pytest.fixture(scope="module")
@@ -23,6 +24,98 @@ def loaded(neo4j_target, tmp_path_factory):
     yield load_sample(cli_env(neo4j_target, tmp_path_factory.mktemp("draft")))
 
 
+# ---- without a database: which phrases are terms, seeds, duplicate labels ------------------------
+def chunk(i: int, text: str, document: str = "doc", section: str = "") -> dict:
+    return {"id": f"c{i}", "text": text, "document": document, "section": section}
+
+
+def test_phrases_are_cleaned_to_what_they_name():
+    from tripartite.drafting import terms
+
+    assert terms.cleaned("risk of stroke") == "stroke" and terms.cleaned("type of fat") == "fat"
+    assert terms.cleaned("shortness of breath") == "shortness of breath"  # shortness does not give way
+    assert terms.cleaned("the following command") == "command" and terms.cleaned("youre overweight") == "overweight"
+    assert terms.cleaned("enough blood") == "blood" and terms.cleaned("higher risk") == "risk"
+    assert terms.proper_name("department of Health") and terms.proper_name("united States")
+    assert not terms.proper_name("CAN-FD frames") and not terms.proper_name("BiSS-C encoders")
+    assert terms.generic("body") and terms.generic("people") and terms.generic("health care")
+    assert not terms.generic("heart muscle") and not terms.generic("stroke")
+    assert terms.heading_words("Motor with Hall Effect Sensors") == {"motor"}
+    assert terms.heading_words("Diabetes and Prediabetes") == {"diabetes", "prediabetes"}
+    assert terms.heading_words("Medical and Family Histories") == set()  # "medical" only qualifies histories
+    assert terms.heading_words("Field Weakening") == set()
+
+
+def test_offline_phrases_keep_terms_a_heading_names_and_drop_generic_names():
+    """'stroke' can be a verb, so only a heading makes it a concept; generic nouns, proper
+    names and a line every document repeats give none; 'risk of stroke' counts as stroke."""
+    from tripartite.drafting.offline import gather, ranked
+
+    chunks = []
+    for d, document in enumerate(["Atrial Fibrillation", "Heart Failure", "High Blood Pressure"]):
+        name = document.lower()
+        texts = [f"People in the United States with {name} may feel it in the body.",
+                 f"With {name}, a blood clot can travel to the brain and cause a stroke; the risk of stroke is high.",
+                 f"Heart attack or stroke can follow {name}; the heart muscle is damaged.",
+                 "Source: NHLBI via the MedQuAD collection."]
+        chunks += [chunk(10 * d + i, t, document, "Stroke" if i == 1 else "Overview") for i, t in enumerate(texts)]
+    found, _ = gather(chunks)
+    assert {"stroke", "heart muscle", "heart attack", "blood clot"} <= set(found)
+    assert found["stroke"].headed and len(found["stroke"].chunks) == 3
+    assert not {"body", "people", "united state", "risk", "medquad collection", "nhlbi"} & set(found)
+    assert ranked(found, len(chunks))[0].key == "stroke"  # a heading names it
+    unheaded, _ = gather([{**c, "section": "Overview"} for c in chunks])
+    assert "stroke" not in unheaded  # a word that can be a verb, which no heading names
+
+
+@pytest.fixture(scope="module")
+def embed(tmp_path_factory):
+    from tripartite.infra.config import load_settings
+    from tripartite.infra.embeddings import make_embedder
+
+    return make_embedder(load_settings(env={"TRIPARTITE_CONFIG": ""}, cwd=tmp_path_factory.mktemp("e"))).embed
+
+
+def all_labels(classes: list[dict]) -> list[dict]:
+    return [{"id": c["id"], "name": c["name"], "synonyms": c.get("synonyms", [])}
+            for k in classes for c in k["concepts"]]
+
+
+def test_a_seeded_draft_merges_what_a_seed_concept_already_names(embed):
+    """'heart attack' is a synonym of the seed's myocardial infarction: the documents' heart
+    attacks are that concept, not a new one, and the acronym they define for it (HA) becomes its
+    synonym; no label of the draft belongs to two concepts."""
+    from tripartite.drafting.offline import seeded_classes
+
+    seed = [{"id": "cardio", "name": "cardiovascular disease", "concepts": [
+        {"id": "DOID_5844", "name": "myocardial infarction", "synonyms": ["heart attack", "MI"]},
+        {"id": "DOID_6000", "name": "heart failure", "synonyms": ["congestive heart failure"]}]}]
+    chunks = [chunk(0, "A heart attack (HA) happens when blood flow to the heart muscle stops.", "a", "Heart attack"),
+              chunk(1, "Heart attacks and heart failure share causes: coronary plaque and high blood pressure.", "b"),
+              chunk(2, "After an HA, the heart muscle heals slowly; heart failure may follow.", "b"),
+              chunk(3, "Coronary plaque narrows the arteries; high blood pressure strains the heart muscle.", "c")]
+    classes, unseen = seeded_classes(chunks, embed, seed, 8)
+    concepts = {c["name"]: c for k in classes for c in k["concepts"]}
+    infarction = concepts["myocardial infarction"]
+    assert infarction["synonyms"] == ["heart attack", "MI", "HA"] and unseen == 0
+    assert infarction["seen"][0] == "3 chunk(s) in 2 document(s)"  # where it says heart attack(s) or HA
+    assert not {"heart attack", "HA"} & {n.casefold() for n in concepts} - {"myocardial infarction"}
+    assert any(c["seen"][0].startswith("not in the seed") for c in concepts.values())  # new ones still come
+    assert duplicate_labels(all_labels(classes)) == []
+
+
+def test_duplicate_labels_name_both_concepts_and_the_label():
+    mine = [{"id": "x:a", "name": "Heart attack", "synonyms": ["MI"]},
+            {"id": "x:b", "name": "Myocardial infarction", "synonyms": ["heart  ATTACK", "myocardial infarction"]},
+            {"id": "x:c", "name": "Angina", "synonyms": ["angina", "chest pain"]}]
+    loaded = [{"id": "cardiology:chest_pain", "name": "Chest pain", "synonyms": [], "ontology": "cardiology"}]
+    assert duplicate_labels(mine, loaded) == [
+        "x:a (Heart attack) and x:b (Myocardial infarction) share the label 'heart attack'",
+        "x:c (Angina) and cardiology:chest_pain (Chest pain, loaded in cardiology) share the label 'chest pain'"]
+    assert duplicate_labels(mine[2:]) == []  # a concept's own name among its synonyms is no duplicate
+
+
+# ---- in Neo4j ----------------------------------------------------------------------------------
 def as_json_text(args: list[str], env: dict) -> dict:
     return json.loads(ok([*args, "--json"], env))
 
@@ -35,6 +128,7 @@ def written(folder: Path) -> dict:
     return yaml.safe_load((folder / "ontology.yaml").read_text(encoding="utf-8"))
 
 
+@pytest.mark.neo4j
 def test_offline_draft_proposes_concepts_that_say_where_they_were_seen(loaded, tmp_path):
     summary = as_json_text(["ontology", "draft", "--name", "drafted", "--out", str(tmp_path), "--concepts", "20"],
                                loaded)
@@ -48,6 +142,7 @@ def test_offline_draft_proposes_concepts_that_say_where_they_were_seen(loaded, t
     assert len(parsed.concepts) == summary["concepts"]
 
 
+@pytest.mark.neo4j
 def test_seeded_draft_keeps_the_seed_concepts_the_documents_name(loaded, tmp_path):
     seed = tmp_path / "seed.csv"
     seed.write_text("id,name,parent,synonyms\nC0,cardiovascular disease,,\nC1,arrhythmia,C0,\n"
@@ -67,6 +162,7 @@ def test_seeded_draft_keeps_the_seed_concepts_the_documents_name(loaded, tmp_pat
     assert sum(c["seen"][0].startswith("not in the seed") for c in concepts.values()) <= 5
 
 
+@pytest.mark.neo4j
 def test_draft_with_an_llm_reads_a_sample_and_is_cached(loaded, tmp_path):
     with FakeOpenAI() as server:
         env = {**loaded, "OPENAI_BASE_URL": server.base_url, "TRIPARTITE_LLM_MODEL": "fake-chat"}
@@ -80,6 +176,7 @@ def test_draft_with_an_llm_reads_a_sample_and_is_cached(loaded, tmp_path):
     assert all(c["seen"][0].startswith("proposed from") for c in concepts.values())
 
 
+@pytest.mark.neo4j
 def test_a_large_ontology_keeps_each_chunk_prompt_bounded(loaded, tmp_path):
     """600 concepts: the dry run counts calls and tokens, and no chunk is offered more than
     one call's worth of concepts, nor an object more than three calls'."""
@@ -94,3 +191,26 @@ def test_a_large_ontology_keeps_each_chunk_prompt_bounded(loaded, tmp_path):
         assert dry["object"]["calls"] <= 3 * 3 and dry["chunk"]["prompt_tokens"] > 0
     finally:
         ok(["ontology", "remove", "large"], loaded)
+
+
+@pytest.mark.neo4j
+def test_load_notes_each_label_two_concepts_share(loaded, tmp_path):
+    from conftest import invoke
+
+    mine = tmp_path / "dups.yaml"
+    mine.write_text("name: dups\nclasses:\n  - id: k\n    name: K\n    concepts:\n"
+                    "      - {id: ha, name: Heart Attack}\n"
+                    "      - {id: mi, name: MI infarct, synonyms: [heart attack]}\n"
+                    "      - {id: af, name: Atrial fibrillation}\n", encoding="utf-8")
+    result = invoke(["ontology", "load", str(mine)], loaded)
+    try:
+        assert result.exit_code == 0 and result.output.startswith("loaded dups: 1 classes, 3 concepts")
+        notes = [line for line in result.output.splitlines() if line.startswith("note: ")]
+        assert notes[0] == "note: dups:ha (Heart Attack) and dups:mi (MI infarct) share the label 'heart attack'"
+        assert "dups:ha (Heart Attack) and cardiology:myocardial_infarction (Myocardial infarction, loaded in " \
+               "cardiology) share the label 'heart attack'" in notes[1]
+        assert any("dups:af (Atrial fibrillation) and cardiology:atrial_fibrillation" in n for n in notes)
+        again = invoke(["ontology", "load", str(mine)], loaded)  # unchanged, still noted; its own old concepts are not
+        assert again.exit_code == 0 and again.output.count("note: ") == len(notes)
+    finally:
+        ok(["ontology", "remove", "dups"], loaded)

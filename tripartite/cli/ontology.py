@@ -30,10 +30,11 @@ def max_mb_option(command):
               help="Replace an ontology of the same name loaded from another file (the extracts of concepts the "
                    "new file does not keep go).")
 @output(lambda s: [f"{'loaded' if s['changed'] else 'unchanged'} {s['ontology']}: {s['classes']} classes, "
-                   f"{s['concepts']} concepts"] + _changed_lines(s))
+                   f"{s['concepts']} concepts"] + _changed_lines(s) + [f"note: {line}" for line in s["duplicates"]])
 @pass_app
 def ontology_load(app: App, name_or_path: str, force: bool, replace: bool) -> dict:
     """Load a plugin ontology by NAME (see `ontology plugins`) or an ontology YAML file by PATH."""
+    from tripartite.ontology.duplicates import shared_labels
     from tripartite.ontology.plugins import resolve
     from tripartite.ontology.store import load_ontology
 
@@ -41,7 +42,8 @@ def ontology_load(app: App, name_or_path: str, force: bool, replace: bool) -> di
     loaded = load_ontology(app.graph, parsed, plugin, force=force, replace=replace)
     return {"ontology": parsed.name, "classes": len(parsed.classes), "concepts": len(parsed.concepts),
             "plugin": plugin.name if plugin else None, "changed": loaded.written, "reworded": loaded.reworded,
-            "added": loaded.added, "removed": loaded.removed, "removed_extracts": loaded.removed_extracts}
+            "added": loaded.added, "removed": loaded.removed, "removed_extracts": loaded.removed_extracts,
+            "duplicates": shared_labels(app.graph, parsed)}  # labels two concepts share: a note each
 
 
 def _named(ids: list[str]) -> str:
