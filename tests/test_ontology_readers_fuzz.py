@@ -30,12 +30,14 @@ CONTEXT_URL = "http://127.0.0.1:{port}/context.jsonld"
 TOKENS = {
     ".obo": [b"[Term]\n", b"[Typedef]\n", b"id: MF:0000011\n", b"is_a: MF:0000001\n", b"name: ",
              b'synonym: "x" EXACT []\n', b"is_obsolete: true\n", b"! a comment\n", b"!", b"\\", b"{", b'"', b"\n",
-             b"\xff"],
+             b"\xff", b"intersection_of: MF:0000001\n", b'synonym: "y (disorder)" EXACT OMO:0003012 []\n', b"[",
+             b"]"],
     ".owl": [b'<!DOCTYPE rdf:RDF [<!ENTITY a "&m;&m;">]>',
              b'<!DOCTYPE rdf:RDF [<!ENTITY m SYSTEM "file:///etc/hostname">]>',
              b"&m;", b"&owl;", b'rdf:parseType="Literal"', b'rdf:parseType="Collection"', b"<![CDATA[", b"]]>",
              b"&#0;", b'xmlns:p="http://x.org/"', b"<b>", b"</b>", b"<", b">", b'"',
-             b'<?xml version="1.0" encoding="UTF-16"?>'],
+             b'<?xml version="1.0" encoding="UTF-16"?>', b'rdf:nodeID="n1"', b'rdf:about="#a"', b'xml:base="x/"',
+             b'xml:lang="de"', b"<owl:Axiom>", b"</owl:Axiom>", b'rdf:datatype="http://x.org/t"'],
     ".ttl": [b'"""', b"'''", b"@prefix m: <http://x.org/> .", b"@base <../> .", b"[", b"]", b"(", b")", b"\\u00",
              b"<", b">", b"#", b" . ", b" ; ", b"^^", b"@en"],
     ".jsonld": [b'"@context": "http://127.0.0.1:9/c", ', b'"@import": "file:///etc/hostname", ', b'"@context": {}, ',
@@ -43,7 +45,9 @@ TOKENS = {
     ".csv": [b'"', b'""', b",", b"\n", b"\r", b"|", b";", b"\x00", b"id,name\n", b"\xef\xbb\xbf"],
 }
 SEEDS = [("machines.obo", ".obo"), ("machines.owl", ".owl"), ("machines-entities.owl", ".owl"),
-         ("machines.ttl", ".ttl"), ("machines.jsonld", ".jsonld"), ("machines.csv", ".csv")]
+         ("machines.ttl", ".ttl"), ("machines.jsonld", ".jsonld"), ("machines.csv", ".csv"),
+         # OWLAPI's shapes (axioms, equivalentClass lists), read by the stream, and its OBO twin
+         ("defined.owl", ".owl"), ("defined.obo", ".obo"), ("thesaurus-codes.rdf", ".owl")]
 
 
 @st.composite

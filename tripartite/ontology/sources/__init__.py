@@ -1,14 +1,21 @@
 """Reading published ontologies into one shape: a term with its parents, exact and related
-synonyms, definition and obsolete flag. One module per family of formats: obo.py (OBO 1.4
-via fastobo), rdf.py (OWL and SKOS in any RDF syntax via rdflib, RDF/XML through the guards
-of rdfxml.py), table.py (CSV).
+synonyms, abbreviations, definition, cross-references, notation and obsolete flag. One module
+per family of formats: obo.py (OBO 1.4 via fastobo, obo_salvage.py for files with malformed
+lines), rdf.py (OWL and SKOS: RDF/XML as OWLAPI and ROBOT write it streamed by
+rdfxml_stream.py, anything else through rdflib, RDF/XML behind the guards of rdfxml.py; both
+give facts that rdf_terms.py turns into terms), table.py (CSV); review.py then looks at the
+labels of every format alike (SNOMED qualifiers, labels two terms share).
 
 The readers take any file a user may be handed: they read the one file named (never the
 network, never another file), refuse what could expand or run away (entity tricks, remote
-JSON-LD contexts, files over the size limit), and end every other problem in one line."""
+JSON-LD contexts, files over the size limit), and end every other problem in one line. What
+they read past (obsolete terms, malformed OBO lines, comments that are not definitions...)
+they say on Terms.problems, one line per kind: a count and a few examples."""
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,7 +40,10 @@ class Term:
     # exactMatch, closeMatch); and the term's own code in its scheme (SKOS notation: I10).
     xrefs: list[str] = field(default_factory=list)
     notation: str = ""
-    abbreviations: list[str] = field(default_factory=list)  # exact synonyms typed as abbreviations (OMO:0003000)
+    # Exact synonyms typed as abbreviations or acronyms (OMO:0003000, OMO:0003012): kept here
+    # and not in `exact`, so that each label is in one list and a short, ambiguous form ("HD")
+    # can be treated apart from the names it stands for.
+    abbreviations: list[str] = field(default_factory=list)
 
 
 class Terms(dict[str, Term]):
@@ -49,8 +59,12 @@ FORMATS = {".obo": "obo", ".owl": "rdf", ".rdf": "rdf", ".ttl": "rdf", ".nt": "r
            ".jsonld": "rdf", ".xml": "rdf", ".skos": "rdf", ".csv": "csv", ".tsv": "csv"}
 
 
-def read_terms(path: Path, language: str = "en", max_mb: float = MAX_MB) -> Terms:
-    """Every term in the file, keyed by id, obsolete ones included (the branch step skips them)."""
+def read_terms(path: Path, language: str | Sequence[str] = "en", max_mb: float = MAX_MB,
+               strict: bool = False) -> Terms:
+    """Every term in the file, keyed by id, obsolete ones included (the branch step skips them).
+    `language`: the label languages of OWL and SKOS, first choice first ("en", "en,de" or a
+    list). `strict`: refuse an OBO file at its first malformed line instead of skipping such
+    lines and listing them."""
     if path.is_dir():
         raise OntologyError(f"{path}: is a folder; give the path of an OBO, OWL, SKOS or CSV file in it")
     if not path.exists():
@@ -61,15 +75,55 @@ def read_terms(path: Path, language: str = "en", max_mb: float = MAX_MB) -> Term
     if kind is None:
         raise OntologyError(f"{path}: unknown ontology format {path.suffix or '(no suffix)'!r}; "
                             f"use .obo, .owl, .rdf, .ttl, .jsonld or .csv")
+    languages = language_list(language)
     data = read_bounded(path, max_mb)
     if kind == "obo":
         from tripartite.ontology.sources.obo import read_obo
-        return read_obo(path, data)
-    if kind == "rdf":
+        terms = read_obo(path, data, strict)
+    elif kind == "rdf":
         from tripartite.ontology.sources.rdf import read_rdf
-        return read_rdf(path, data, language)
-    from tripartite.ontology.sources.table import read_table
-    return read_table(path, data)
+        terms = read_rdf(path, data, languages)
+    else:
+        from tripartite.ontology.sources.table import read_table
+        terms = read_table(path, data)
+    from tripartite.ontology.sources.review import review
+    review(terms)
+    return terms
+
+
+LANGUAGE_TAG = re.compile(r"[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*")
+
+
+def language_list(language: str | Sequence[str]) -> list[str]:
+    """The languages asked for, in order: a list, or one string of them separated by commas."""
+    given = language.split(",") if isinstance(language, str) else list(language)
+    languages = list(dict.fromkeys(tag.strip().lower() for tag in given if tag.strip()))
+    bad = [tag for tag in languages if not LANGUAGE_TAG.fullmatch(tag)]
+    if bad or not languages:
+        raise OntologyError(f"--language {','.join(given)!r}: give language tags separated by commas, e.g. en or en,de")
+    return languages
+
+
+OBO_PURL = re.compile(r"http://purl\.obolibrary\.org/obo/([A-Za-z][A-Za-z0-9]*)_([A-Za-z0-9][A-Za-z0-9_.\-]*)")
+
+
+ABBREVIATION_TYPES = {"OMO:0003000", "OMO:0003012"}  # abbreviation, and acronym (a kind of it) as DOID types them
+MATCHES = {"skos:exactMatch", "skos:closeMatch", "http://www.w3.org/2004/02/skos/core#exactMatch",
+           "http://www.w3.org/2004/02/skos/core#closeMatch"}  # the same thing elsewhere: cross-references
+
+
+def is_abbreviation(synonym_type: str) -> bool:
+    """A synonym type that marks abbreviations: OMO's, or a file's own named so (older OBO
+    files declare `synonymtypedef: ACRONYM`)."""
+    return curie(synonym_type) in ABBREVIATION_TYPES or \
+        re.split(r"[#/:]", synonym_type)[-1].lower() in {"abbreviation", "acronym"}
+
+
+def curie(identifier: str) -> str:
+    """The one id form: an OBO PURL (http://purl.obolibrary.org/obo/DOID_1234) as its CURIE
+    (DOID:1234), as OBO files write it; any other id or IRI unchanged."""
+    match = OBO_PURL.fullmatch(identifier)
+    return f"{match.group(1)}:{match.group(2)}" if match else identifier
 
 
 def read_bounded(path: Path, max_mb: float) -> bytes:

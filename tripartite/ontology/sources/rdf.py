@@ -1,36 +1,68 @@
-"""OWL and SKOS in any RDF syntax rdflib reads (RDF/XML, Turtle, N-Triples, JSON-LD).
-
-Terms are OWL classes, SKOS concepts and concept schemes. Parents: rdfs:subClassOf to a named
-class (not to restrictions), skos:broader, the inverse of skos:narrower, and a top concept's
-scheme (skos:topConceptOf, skos:hasTopConcept), so a scheme can be the root. Names: rdfs:label or
-skos:prefLabel in the chosen language, else untagged, else any. Exact synonyms:
-oboInOwl:hasExactSynonym and skos:altLabel; related ones: oboInOwl's related, broad and narrow
-synonyms and skos:hiddenLabel. Obsolete: owl:deprecated true (and OBO's "obsolete " labels)."""
+"""OWL and SKOS in any RDF syntax: RDF/XML as OWLAPI and ROBOT write it is streamed
+(rdfxml_stream.py: a fraction of rdflib's time and memory); other RDF/XML, Turtle, N-Triples,
+N3 and JSON-LD are read by rdflib, behind checks for what makes it run away. Either way the
+statements terms are built from go to rdf_terms.py, which says what is read from them."""
 from __future__ import annotations
 
 import json
 import re
 from pathlib import Path
 
-from rdflib import DC, DCTERMS, OWL, RDF, RDFS, SKOS, BNode, Graph, Literal, Namespace, URIRef
-
 from tripartite.ontology.reader import OntologyError
-from tripartite.ontology.sources import Term, Terms, clean, utf8_text
+from tripartite.ontology.sources import Terms, clean, utf8_text
+from tripartite.ontology.sources.rdf_terms import READ, Blank, Facts, Text, terms_from_facts
 
-OBO_IN_OWL = Namespace("http://www.geneontology.org/formats/oboInOwl#")
-OBO = Namespace("http://purl.obolibrary.org/obo/")
-DEFINITION = (OBO.IAO_0000115, SKOS.definition, RDFS.comment)
-EXACT = (OBO_IN_OWL.hasExactSynonym, SKOS.altLabel)
-RELATED = (OBO_IN_OWL.hasRelatedSynonym, OBO_IN_OWL.hasBroadSynonym, OBO_IN_OWL.hasNarrowSynonym, SKOS.hiddenLabel)
 SYNTAX = {".ttl": "turtle", ".n3": "n3", ".nt": "nt", ".jsonld": "json-ld"}
 LONG_LINE = re.compile(r"[^\r\n]{65536,}")  # N-Triples ends lines as rdflib's reader does
 LONG_LINES_WORK = 2**40  # the sum of the squares of the long lines' lengths: a 1 MB line, about 3 s
 
 
-def _parse(path: Path, data: bytes) -> Graph:
-    """The file as a graph, parsed from the bytes read and checked here: rdflib is never given
-    a path or URL of its own to open."""
+def read_rdf(path: Path, data: bytes, languages: list[str]) -> Terms:
+    terms = terms_from_facts(_facts(path, data), languages)
+    if not terms:
+        raise OntologyError(f"{path}: no owl:Class or skos:Concept in it; is it an ontology or a thesaurus?")
+    return terms
+
+
+def _facts(path: Path, data: bytes) -> Facts:
+    """The statements terms are built from: streamed from RDF/XML the stream reader knows,
+    else through rdflib's graph."""
     syntax = SYNTAX.get(path.suffix.lower(), "xml")
+    if syntax == "xml":
+        from xml.parsers import expat
+
+        from tripartite.ontology.sources.rdfxml import checked_utf8
+        from tripartite.ontology.sources.rdfxml_stream import Unrecognised, stream_facts
+        data = checked_utf8(path, data)
+        try:
+            return stream_facts(data, path.resolve().as_uri())
+        except (Unrecognised, expat.ExpatError, ValueError):
+            pass  # rdflib reads it, or says in its words what is wrong with it
+    return graph_facts(_parse(path, data, syntax))
+
+
+def graph_facts(graph) -> Facts:
+    """The statements of an rdflib graph that terms are built from, subject by subject in the
+    order rdflib keeps them (as read), as the stream reader gives them."""
+    from rdflib import BNode, Literal
+
+    def value(node):
+        if isinstance(node, Literal):
+            return Text(str(node), node.language, str(node.datatype) if node.datatype else None)
+        return Blank(str(node)) if isinstance(node, BNode) else str(node)
+
+    facts = Facts()
+    for subject in graph.subjects(unique=True):
+        for predicate, node in graph.predicate_objects(subject):
+            if str(predicate) in READ:
+                facts.add(value(subject), str(predicate), value(node))
+    return facts
+
+
+def _parse(path: Path, data: bytes, syntax: str):
+    """The file as an rdflib graph, parsed from the bytes read and checked here (RDF/XML's
+    already by rdfxml.checked_utf8): rdflib is never given a path or URL of its own to open."""
+    from rdflib import Graph
     graph = Graph()
     try:
         if syntax == "xml":
@@ -119,49 +151,3 @@ def _reference(context) -> str | None:
     if isinstance(context, list):
         return next((iri for item in context if (iri := _reference(item)) is not None), None)
     return context if isinstance(context, str) else None
-
-
-def _texts(graph: Graph, node, predicates) -> list[Literal]:
-    return [o for p in predicates for o in graph.objects(node, p) if isinstance(o, Literal)]
-
-
-def _pick(literals: list[Literal], language: str) -> str:
-    """The label in `language`, else an untagged one, else the first; '' if none."""
-    for wanted in (language, None):
-        for literal in literals:
-            if literal.language == wanted or (wanted and (literal.language or "").startswith(wanted + "-")):
-                return clean(literal)
-    return clean(literals[0]) if literals else ""
-
-
-def _in_language(literals: list[Literal], language: str) -> list[str]:
-    return list(dict.fromkeys(clean(lit) for lit in literals
-                              if lit.language in (None, language) or (lit.language or "").startswith(language + "-")))
-
-
-def read_rdf(path: Path, data: bytes, language: str = "en") -> Terms:
-    graph = _parse(path, data)
-    schemes = set(graph.subjects(RDF.type, SKOS.ConceptScheme))
-    nodes = (set(graph.subjects(RDF.type, OWL.Class)) | set(graph.subjects(RDF.type, RDFS.Class))
-             | set(graph.subjects(RDF.type, SKOS.Concept)) | set(graph.subjects(RDFS.subClassOf, None)) | schemes)
-    terms = Terms()
-    for node in nodes:
-        if isinstance(node, BNode) or node in (OWL.Thing, OWL.Nothing):
-            continue
-        name = _pick(_texts(graph, node, (RDFS.label, SKOS.prefLabel, DCTERMS.title, DC.title)), language)
-        parents = [str(p) for p in graph.objects(node, RDFS.subClassOf) if isinstance(p, URIRef) and p != OWL.Thing]
-        parents += [str(p) for p in graph.objects(node, SKOS.broader) if isinstance(p, URIRef)]
-        parents += [str(s) for s in graph.subjects(SKOS.narrower, node) if isinstance(s, URIRef)]
-        # A thesaurus's top concepts hang off its scheme, which can then be the root.
-        parents += [str(s) for s in graph.objects(node, SKOS.topConceptOf) if isinstance(s, URIRef)]
-        parents += [str(s) for s in graph.subjects(SKOS.hasTopConcept, node) if isinstance(s, URIRef)]
-        deprecated = any(o.toPython() is True for o in _texts(graph, node, (OWL.deprecated,)))
-        terms[str(node)] = Term(
-            id=str(node), name=name, parents=list(dict.fromkeys(parents)),
-            exact=_in_language(_texts(graph, node, EXACT), language),
-            related=_in_language(_texts(graph, node, RELATED), language),
-            definition=_pick(_texts(graph, node, DEFINITION), language),
-            obsolete=deprecated or name.lower().startswith("obsolete "))
-    if not terms:
-        raise OntologyError(f"{path}: no owl:Class or skos:Concept in it; is it an ontology or a thesaurus?")
-    return terms

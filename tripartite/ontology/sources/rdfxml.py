@@ -1,7 +1,9 @@
-"""RDF/XML into an rdflib graph, guarded against what a hostile file can do to rdflib's parser.
+"""RDF/XML guarded against what a hostile file can do to an XML parser, and read into an rdflib
+graph without rdflib's quadratic paths.
 
-Before rdflib sees the file, the DOCTYPE is checked with expat itself (so nothing it would
-read differently slips past): internal entities with plain text, as Protégé writes them to
+Before any parser sees the file (checked_utf8, for rdflib and for rdfxml_stream.py's reader),
+the DOCTYPE is checked with expat itself (so nothing it would read differently slips past):
+internal entities with plain text, as Protégé writes them to
 abbreviate namespaces (<!ENTITY owl "http://www.w3.org/2002/07/owl#">, used as &owl;Class),
 are read; external entities and DTDs (a file or URL), parameter entities, entities whose text
 refers to another entity (the billion laughs: 1 KB expanding to gigabytes) and attribute
@@ -24,12 +26,13 @@ import re
 from collections import Counter
 from pathlib import Path
 from xml.parsers import expat
+from typing import TYPE_CHECKING
 from xml.sax import handler, xmlreader
 
-from rdflib import Graph
-from rdflib.plugins.parsers.rdfxml import create_parser
-
 from tripartite.ontology.reader import OntologyError
+
+if TYPE_CHECKING:
+    from rdflib import Graph
 
 EXPANSION = 10          # entities may expand the file this many times over (Protégé's: about once)
 EXPANSION_FLOOR = 2**20  # and a small file by this many bytes
@@ -38,9 +41,16 @@ DECLARATION = re.compile(r"""\A(<\?xml\s[^>]*?\bencoding\s*=\s*)(["'])([A-Za-z][
 REFERENCE = re.compile(rb"&([^\s&;#<>\"'%]+);")
 
 
-def parse_rdf_xml(path: Path, data: bytes, graph: Graph) -> None:
+def checked_utf8(path: Path, data: bytes) -> bytes:
+    """The document as UTF-8, its DOCTYPE checked: what any parser may then be given."""
     data = _as_utf8(path, data)
     _check_entities(path, data)
+    return data
+
+
+def parse_rdf_xml(path: Path, data: bytes, graph: Graph) -> None:
+    """The document (as checked_utf8 gives it) into the graph by rdflib's parser."""
+    from rdflib.plugins.parsers.rdfxml import create_parser
     source = xmlreader.InputSource(path.resolve().as_uri())  # the base of relative IRIs, as rdflib gives it
     source.setByteStream(_WholeRead(data))
     reader = create_parser(source, graph)

@@ -1,6 +1,8 @@
 """A CSV (or tab-separated) table of terms: a header row with id and name, optionally parent
-(several separated by '|' or ';'), synonyms, related (related synonyms), description and
-obsolete (true/yes/1). The simplest way to bring a terminology kept in a spreadsheet."""
+(several separated by '|' or ';'), synonyms, abbreviations, related (related synonyms),
+description, xref (codes elsewhere: MESH:D006973, several as parents are), notation (the
+term's own code; `code` is read as it) and obsolete (true/yes/1). The simplest way to bring a
+terminology kept in a spreadsheet."""
 from __future__ import annotations
 
 import csv
@@ -10,9 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from tripartite.ontology.reader import OntologyError
-from tripartite.ontology.sources import Term, Terms, clean, utf8_text
+from tripartite.ontology.sources import Term, Terms, clean, curie, utf8_text
 
-COLUMNS = {"id", "name", "parent", "parents", "synonyms", "related", "description", "definition", "obsolete"}
+COLUMNS = {"id", "name", "parent", "parents", "synonyms", "abbreviations", "related", "description", "definition",
+           "xref", "xrefs", "notation", "code", "obsolete"}
 SEPARATOR = re.compile(r"\s*[|;]\s*")
 
 
@@ -28,24 +31,34 @@ def read_table(path: Path, data: bytes) -> Terms:
     header = [cell.strip().lower() for cell in first]
     if not {"id", "name"} <= set(header):
         raise OntologyError(f"{path}: the header row must name the columns id and name "
-                            f"(and optionally parent, synonyms, related, description, obsolete)")
+                            f"(and optionally parent, synonyms, abbreviations, related, description, xref, notation, "
+                            f"obsolete)")
     unknown = sorted(set(header) - COLUMNS - {""})  # a trailing comma: no column
     if unknown:
         raise OntologyError(f"{path}: unknown column(s) {', '.join(unknown)}; allowed: {', '.join(sorted(COLUMNS))}")
+    if {"notation", "code"} <= set(header):
+        raise OntologyError(f"{path}: the columns notation and code both give the term's own code; keep one")
     terms = Terms()
     for line, record in records:
         row = dict(zip(header, record))
-        term_id = clean(row.get("id") or "")
+        term_id = curie(clean(row.get("id") or ""))
         if not term_id:
             raise OntologyError(f"{path}: line {line} has no id; give every row one")
         if term_id in terms:
             raise OntologyError(f"{path}: line {line} repeats id {term_id!r}; ids must be unique")
-        terms[term_id] = Term(term_id, clean(row.get("name") or ""),
-                              _cells(row.get("parent")) + _cells(row.get("parents")),
-                              _cells(row.get("synonyms")), _cells(row.get("related")),
-                              clean(row.get("description") or row.get("definition") or ""),
-                              (row.get("obsolete") or "").strip().lower() in {"true", "yes", "1", "x"})
+        terms[term_id] = _term(term_id, row)
     return terms
+
+
+def _term(term_id: str, row: dict[str, str]) -> Term:
+    parents = _cells(row.get("parent")) + _cells(row.get("parents"))
+    return Term(term_id, clean(row.get("name") or ""), [curie(p) for p in parents],
+                _cells(row.get("synonyms")), _cells(row.get("related")),
+                clean(row.get("description") or row.get("definition") or ""),
+                (row.get("obsolete") or "").strip().lower() in {"true", "yes", "1", "x"},
+                xrefs=list(dict.fromkeys(curie(x) for x in _cells(row.get("xref")) + _cells(row.get("xrefs")))),
+                notation=clean(row.get("notation") or row.get("code") or ""),
+                abbreviations=_cells(row.get("abbreviations")))
 
 
 def _records(path: Path, text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
