@@ -49,7 +49,9 @@ def test_obo_branch_keeps_synonyms_apart_and_reports_each_problem_once(tmp_path)
     assert "obsolete bearing fault" not in concepts and summary["obsolete_skipped"] == 1
     assert concepts["spare parts"]["class"] == "machine fault"  # a leaf at class level: the root's class
     problems = summary["problems"]
-    assert len(problems) == 3
+    assert len(problems) == 5  # the reader's two (an obsolete term, a shared label), then the branch's three
+    assert problems[0].startswith("1 obsolete term(s) (e.g. MF:0000030 (obsolete bearing fault))")
+    assert problems[1].startswith("1 label(s) naming two or more terms") and "MF:0000024" in problems[1]
     assert sum("cycle" in p for p in problems) == 1 and sum("MF:0000999" in p for p in problems) == 1
     assert sum("duplicate name" in p for p in problems) == 1
     assert {"encoder error", "Encoder Error (MF:0000024)"} <= set(concepts)  # the later id gets its id
@@ -66,10 +68,29 @@ def test_owl_reads_labels_in_the_language_asked_and_ignores_restrictions(tmp_pat
     assert concepts["motor overload"]["related"] == ["thermal trip"]
     assert concepts["motor overload"]["description"] == "The motor draws more current than rated."
     assert concepts["phase loss"]["broader"] == ["MotorOverload"] and "old fault" not in concepts
-    assert len(summary["problems"]) == 2 and any("NotDefinedHere" in p for p in summary["problems"])
+    assert len(summary["problems"]) == 3 and any("NotDefinedHere" in p for p in summary["problems"])
+    assert summary["problems"][0].startswith("1 obsolete term(s) (e.g. http://example.org/machines#OldFault")
     german = as_json_text(["ontology", "import", str(FIXTURES / "machines.owl"), "--root", "MachineFault",
                            "--name", "de", "--language", "de", "--out", str(tmp_path)])
     assert "Antriebsfehler" in Path(german["folder"], "ontology.yaml").read_text(encoding="utf-8")
+
+
+def test_import_takes_several_languages_and_strict_refuses_malformed_lines(tmp_path):
+    """--language en,de names concepts in English and keeps the German labels as synonyms;
+    a malformed OBO line is skipped and reported, or with --strict refuses the file in one line."""
+    _, data = imported(tmp_path, "machines.owl", "http://example.org/machines#MachineFault", "--language", "en,de",
+                       name="both")
+    assert "Antriebsfehler" in concepts_of(data)["drive fault"]["synonyms"]
+    broken = tmp_path / "broken.obo"
+    text = (FIXTURES / "machines.obo").read_text(encoding="utf-8")
+    broken.write_text(text.replace("is_a: MF:0000010", "is_a MF:0000010", 1), encoding="utf-8")
+    summary = as_json_text(["ontology", "import", str(broken), "--root", "MF:0000001", "--name", "lenient",
+                            "--out", str(tmp_path)])
+    assert any(p.startswith("1 malformed OBO line(s) skipped") for p in summary["problems"])
+    refused = invoke(["ontology", "import", str(broken), "--root", "MF:0000001", "--name", "strict",
+                      "--out", str(tmp_path), "--strict"], {})
+    assert refused.exit_code == 1 and "not a valid OBO file" in refused.output
+    assert len(refused.output.strip().splitlines()) == 1 and not (tmp_path / "strict").exists()
 
 
 def test_skos_uses_broader_and_narrower_and_pref_alt_hidden_labels(tmp_path):
@@ -79,7 +100,7 @@ def test_skos_uses_broader_and_narrower_and_pref_alt_hidden_labels(tmp_path):
     assert concepts["bus timeout"]["synonyms"] == ["watchdog timeout"]  # the German altLabel is left out
     assert concepts["bus timeout"]["related"] == ["time out"]
     assert "retired alarm" not in concepts and summary["obsolete_skipped"] == 1
-    assert len(summary["problems"]) == 2
+    assert len(summary["problems"]) == 3 and "(retired alarm)" in summary["problems"][0]
 
 
 def test_a_skos_concept_scheme_can_be_the_root(tmp_path):
@@ -139,7 +160,8 @@ def test_a_term_under_the_root_only_through_obsolete_ones_is_reported(tmp_path):
                      "U,under old,O,\n", encoding="utf-8")
     branch = take_branch(read_terms(table), "R", "obsolete.csv")
     assert [c["name"] for k in branch.classes for c in k["concepts"]] == ["kind", "thing"]
-    assert branch.problems == ["U (under old) is under the root only through obsolete O (old thing); it is left out "
+    assert branch.problems == ["1 obsolete term(s) (e.g. O (old thing)): not taken into any branch",
+                               "U (under old) is under the root only through obsolete O (old thing); it is left out "
                                "(give it a live parent to keep it)"]
 
 
@@ -213,6 +235,8 @@ def test_drafts_load_with_seeds_that_lose_parents_and_with_chinese_names(tmp_pat
     ("missing.obo", "X:1", "file not found"),
     ("latin1.obo", "X:1", "not UTF-8"),
     ("broken.owl", "X", "not valid RDF"),
+    ("empty.owl", "X", "the file is empty"),
+    ("empty.obo", "X", "the file is empty"),
     ("machines.obo", "MF:424242", "no term 'MF:424242'"),
     ("machines.obo", "MF:0000040", "has no descendants"),
     ("machines.obo", "MF:0000030", "is obsolete"),
@@ -222,6 +246,8 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, file, root, message)
     source.mkdir()
     (source / "latin1.obo").write_bytes(b"format-version: 1.2\n\n[Term]\nid: X:1\nname: caf\xe9\n")
     (source / "broken.owl").write_text("<rdf:RDF this is not xml")
+    (source / "empty.owl").write_text("")
+    (source / "empty.obo").write_text("\n  \n")
     path = FIXTURES / file if (FIXTURES / file).exists() else source / file
     out = tmp_path / "out"
     result = invoke(["ontology", "import", str(path), "--root", root, "--name", "x", "--out", str(out)], {})

@@ -55,10 +55,22 @@ def test_skos_notation_and_exact_and_close_matches_but_not_related_concepts():
     terms = read_terms(THESAURUS)
     hypertension = terms["http://example.org/icd/I10"]
     assert hypertension.notation == "I10"
-    assert hypertension.xrefs == ["DOID:10825", "http://id.nlm.nih.gov/mesh/D000075222"]
+    assert hypertension.xrefs == ["DOID:10825", "MESH:D000075222"]  # a MeSH IRI as the CURIE DOID's xrefs write
     # skos:related names another concept, not this one: not a synonym, not a cross-reference
     assert "http://example.org/icd/I11" not in hypertension.xrefs + hypertension.exact + hypertension.related
     assert hypertension.definition == "Hypertension with no known cause."
+
+
+@pytest.mark.parametrize("written, read", [
+    ("http://id.nlm.nih.gov/mesh/D009203", "MESH:D009203"), ("http://snomed.info/id/22298006", "SNOMEDCT:22298006"),
+    ("http://purl.obolibrary.org/obo/DOID_5844", "DOID:5844"), ("http://www.wikidata.org/entity/Q12152", "WIKIDATA:Q12152"),
+    ("ICD10CM:I21", "ICD10CM:I21"), ("http://example.org/codes/I21", "http://example.org/codes/I21"),
+    ("http://id.nlm.nih.gov/mesh/", "http://id.nlm.nih.gov/mesh/"),  # a namespace alone names no code
+])
+def test_cross_references_written_as_iris_of_known_code_systems_read_as_curies(written, read):
+    from tripartite.ontology.sources import code
+
+    assert code(written) == read
 
 
 def test_csv_xref_notation_and_abbreviation_columns_are_read(tmp_path):

@@ -41,8 +41,8 @@ def test_the_cli_reference_names_every_command_and_option_as_it_is():
     (["--bogus"], "No such option '--bogus' (usage: tripartite [OPTIONS] COMMAND [ARGS]...; `tripartite --help`"),
     (["kgg"], "No such command 'kgg'. Did you mean 'kg'?"),
     (["prompt"], "Missing argument 'OBJECT_ID' (usage: tripartite prompt [OPTIONS] OBJECT_ID;"),
-    (["ontology", "import", "x.obo", "--root", "A", "--name", "b", "--depth", "1"],
-     "Invalid value for '--depth': 1 is not in the range x>=2 (usage: tripartite ontology import"),
+    (["ontology", "import", "x.obo", "--root", "A", "--name", "b", "--depth", "0"],
+     "Invalid value for '--depth': 0 is not in the range x>=1 (usage: tripartite ontology import"),
     (["tune", "--forget", "--store"], "give --store or --forget, not both (usage: tripartite tune"),
 ])
 def test_an_argument_error_is_one_line_naming_the_usage(args, says):

@@ -2,14 +2,15 @@
 // their neighbours in the hierarchy (`tripartite ontology find`).
 // A code matches whole, case-insensitively: the concept's id, its source term (a CURIE such as
 // DOID:5844), its notation, or one of its cross-references, either as written (MESH:D009203) or
-// without the prefix (D009203, I21). A name or synonym matches whole first, then as a part.
+// without the prefix or namespace (D009203, I21). A name or synonym matches whole first, then as a part.
 // Parameters: $text (what the user typed), $ontology (an ontology id, or null for all), $limit.
 
 WITH toLower(trim($text)) AS q
 MATCH (c:Concept)
 WHERE $ontology IS NULL OR c.ontology = $ontology
 WITH c, q,
-     [x IN coalesce(c.xrefs, []) WHERE toLower(x) = q OR toLower(last(split(x, ':'))) = q] AS codes,
+     [x IN coalesce(c.xrefs, []) WHERE toLower(x) = q
+        OR toLower(last(split(replace(replace(x, '#', '/'), ':', '/'), '/'))) = q] AS codes,
      [s IN coalesce(c.synonyms, []) WHERE toLower(s) = q] AS same_synonyms,
      [s IN coalesce(c.synonyms, []) WHERE toLower(s) CONTAINS q] AS part_synonyms
 WITH c, codes, same_synonyms, part_synonyms,

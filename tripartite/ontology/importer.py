@@ -22,16 +22,16 @@ class Imported:
 
 def import_branch(path: Path, root: str, name: str, out: Path, depth: int | None = None, class_level: int = 1,
                   language: str = "en", force: bool = False, max_mb: float = MAX_MB,
-                  classes: list[str] | None = None) -> Imported:
+                  classes: list[str] | None = None, strict: bool = False) -> Imported:
     check_name(name)
-    terms = read_terms(path, language, max_mb)
+    terms = read_terms(path, language, max_mb, strict=strict)
     branch = take_branch(terms, root, str(path), class_level=class_level, depth=depth, classes=classes)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
     root_label = labelled(branch.root)
     description = f"{branch.root.name or local_key(branch.root.id)}: imported from {path.name}"
     header = (f"Imported by `tripartite ontology import` on {date.today().isoformat()} from {path.name} "
               f"(sha256 {digest}...),\nthe branch under {root_label}: {len(branch.classes)} classes, "
-              f"{branch.concept_count} concepts; {branch.obsolete} obsolete term(s) in the file skipped.\n"
+              f"{branch.concept_count} concepts.\n"
               f"`synonyms` are the exact synonyms, `abbreviations` those typed so, `related` the related, broad\n"
               f"and narrow ones; `source` is the term's id there, `xrefs` its codes elsewhere. Every term under\n"
               f"the root is a concept; each joins the class of its nearest class term (fewest is_a steps, ties\n"

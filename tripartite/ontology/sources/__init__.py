@@ -77,6 +77,8 @@ def read_terms(path: Path, language: str | Sequence[str] = "en", max_mb: float =
                             f"use .obo, .owl, .rdf, .ttl, .jsonld or .csv")
     languages = language_list(language)
     data = read_bounded(path, max_mb)
+    if not data.strip():
+        raise OntologyError(f"{path}: the file is empty; give an OBO, OWL, SKOS or CSV file that holds terms")
     if kind == "obo":
         from tripartite.ontology.sources.obo import read_obo
         terms = read_obo(path, data, strict)
@@ -124,6 +126,30 @@ def curie(identifier: str) -> str:
     (DOID:1234), as OBO files write it; any other id or IRI unchanged."""
     match = OBO_PURL.fullmatch(identifier)
     return f"{match.group(1)}:{match.group(2)}" if match else identifier
+
+
+# Where a vocabulary names codes by IRI, the IRIs of the code systems clinical and industrial
+# files cite most, read as the prefix OBO files give the same codes: a MeSH match written
+# http://id.nlm.nih.gov/mesh/D009203 is the MESH:D009203 a DOID xref writes.
+CODE_NAMESPACES = {
+    "http://id.nlm.nih.gov/mesh/": "MESH", "https://id.nlm.nih.gov/mesh/": "MESH",
+    "http://purl.bioontology.org/ontology/MESH/": "MESH", "http://identifiers.org/mesh/": "MESH",
+    "https://identifiers.org/mesh:": "MESH",
+    "http://snomed.info/id/": "SNOMEDCT", "http://purl.bioontology.org/ontology/SNOMEDCT/": "SNOMEDCT",
+    "http://purl.bioontology.org/ontology/ICD10CM/": "ICD10CM", "http://purl.bioontology.org/ontology/ICD10/": "ICD10",
+    "http://linkedlifedata.com/resource/umls/id/": "UMLS_CUI",
+    "http://ncicb.nci.nih.gov/xml/owl/EVS/Thesaurus.owl#": "NCI",
+    "http://www.wikidata.org/entity/": "WIKIDATA", "https://www.wikidata.org/wiki/": "WIKIDATA",
+}
+
+
+def code(identifier: str) -> str:
+    """A cross-reference in the one form: an OBO PURL as its CURIE, an IRI of a known code system
+    (CODE_NAMESPACES) as PREFIX:LOCAL, anything else as written."""
+    for namespace, prefix in CODE_NAMESPACES.items():
+        if identifier.startswith(namespace) and len(identifier) > len(namespace):
+            return f"{prefix}:{identifier[len(namespace):]}"
+    return curie(identifier)
 
 
 def read_bounded(path: Path, max_mb: float) -> bytes:

@@ -19,7 +19,7 @@ from pathlib import Path
 import fastobo
 
 from tripartite.ontology.reader import OntologyError
-from tripartite.ontology.sources import MATCHES, Term, Terms, clean, curie, is_abbreviation, utf8_text
+from tripartite.ontology.sources import MATCHES, Term, Terms, clean, code, curie, is_abbreviation, utf8_text
 from tripartite.ontology.sources.tally import COMMENTS, DEFINED, PARENTLESS, Tally, named, quoted
 
 RELATED_SCOPES = {"RELATED", "BROAD", "NARROW"}
@@ -153,11 +153,11 @@ def _read_frame(frame, term: Term, notes: _Notes) -> str:
         elif isinstance(clause, fastobo.term.IsObsoleteClause):
             term.obsolete = term.obsolete or bool(clause.obsolete)
         elif isinstance(clause, fastobo.term.XrefClause):
-            _add(term.xrefs, curie(str(clause.xref.id)))
+            _add(term.xrefs, code(str(clause.xref.id)))
         elif isinstance(clause, fastobo.term.PropertyValueClause):
             value = clause.property_value
             if str(value.relation) in MATCHES:  # skos:exactMatch "MESH:D005350" xsd:string, as ROBOT writes it
-                _add(term.xrefs, curie(clean(value.value)))
+                _add(term.xrefs, code(clean(value.value)))
         elif isinstance(clause, LOGICAL):
             notes.defined.add(term.id)
             if isinstance(clause, fastobo.term.IntersectionOfClause) and clause.typedef is None:

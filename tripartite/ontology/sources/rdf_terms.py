@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from tripartite.ontology.sources import Term, Terms, clean, curie, is_abbreviation
+from tripartite.ontology.sources import Term, Terms, clean, code, curie, is_abbreviation
 from tripartite.ontology.sources.tally import COMMENTS, DEFINED, PARENTLESS, Tally, named, quoted
 
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
@@ -161,7 +161,7 @@ def _true(text: Text) -> bool:
 
 def _xrefs(values: list) -> list[str]:
     found = [clean(v.value) if isinstance(v, Text) else v for v in values if not isinstance(v, Blank)]
-    return list(dict.fromkeys(curie(v) for v in found if v))
+    return list(dict.fromkeys(code(v) for v in found if v))
 
 
 def _local_name(term_id: str) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from tripartite.ontology.reader import OntologyError
-from tripartite.ontology.sources import Term, Terms, clean, curie, utf8_text
+from tripartite.ontology.sources import Term, Terms, clean, code, curie, utf8_text
 
 COLUMNS = {"id", "name", "parent", "parents", "synonyms", "abbreviations", "related", "description", "definition",
            "xref", "xrefs", "notation", "code", "obsolete"}
@@ -56,7 +56,7 @@ def _term(term_id: str, row: dict[str, str]) -> Term:
                 _cells(row.get("synonyms")), _cells(row.get("related")),
                 clean(row.get("description") or row.get("definition") or ""),
                 (row.get("obsolete") or "").strip().lower() in {"true", "yes", "1", "x"},
-                xrefs=list(dict.fromkeys(curie(x) for x in _cells(row.get("xref")) + _cells(row.get("xrefs")))),
+                xrefs=list(dict.fromkeys(code(x) for x in _cells(row.get("xref")) + _cells(row.get("xrefs")))),
                 notation=clean(row.get("notation") or row.get("code") or ""),
                 abbreviations=_cells(row.get("abbreviations")))
 
