@@ -1,6 +1,7 @@
 """What the MCP server's tools do, as plain functions over one database connection: the
 prompt for an object, search for a question, tracing a chunk, listing objects and ontologies,
-and adding an object (analysed and selected for that object alone). Every failure a user can
+finding concepts and walking their hierarchy, reading an object's or a document's text, and
+adding an object (analysed and selected for that object alone). Every failure a user can
 act on is a TripartiteError with one line; a database that goes away is one too, and the
 next call connects again."""
 from __future__ import annotations
@@ -16,6 +17,7 @@ from tripartite.search.constants import MODES as OBJECT_MODES
 from tripartite.search.constants import QUESTION_MODES
 
 MAX_OBJECT_CHARACTERS = 200_000
+DOCUMENT_CHUNKS = 200  # a document read as a resource: its first chunks
 RETRY_SECONDS = 2.0  # how long a transaction is retried on transient errors (deadlocks, a lost server)
 
 
@@ -98,13 +100,25 @@ class KnowledgeTools:
                 from tripartite.selection.settings import effective
 
                 chosen = effective(self.graph, self.settings.selection, max_tokens=max_tokens)
-                return object_prompt(self.graph, object_id, mode, self.embedder, None, chosen.question or None,
-                                     chosen.max_tokens, {"selection": chosen.mode,
-                                                         "max_per_concept": chosen.max_per_concept,
-                                                         "tokens_per_concept": chosen.tokens_per_concept or None})
-            with open_runner(self.settings, offline_provider(mode, None)) as runner:
-                return object_prompt(self.graph, object_id, mode, self.embedder, runner, None, max_tokens,
-                                     search=self.settings.search)
+                built = object_prompt(self.graph, object_id, mode, self.embedder, None, chosen.question or None,
+                                      chosen.max_tokens, {"selection": chosen.mode,
+                                                          "max_per_concept": chosen.max_per_concept,
+                                                          "tokens_per_concept": chosen.tokens_per_concept or None})
+            else:
+                with open_runner(self.settings, offline_provider(mode, None)) as runner:
+                    built = object_prompt(self.graph, object_id, mode, self.embedder, runner, None, max_tokens,
+                                          search=self.settings.search)
+            if built.question is None:  # every mode asks the object's plugin question (or the default)
+                built.question = self.question_of(object_id)
+            return built
+
+    def question_of(self, object_id: str) -> str:
+        """The question an object's prompts ask: its ontology plugin's, or the default."""
+        from tripartite.objects.store import object_text
+        from tripartite.ontology.plugins import question_or_default
+
+        found = object_text(self.graph, object_id)
+        return question_or_default(None, found["question"] if found else None)  # as rag, local and global ask
 
     def search(self, question: str, mode: str = "hybrid", max_tokens: int | None = None):
         """A free-text question's prompt (a PromptResult), built the `mode` way."""
@@ -147,12 +161,49 @@ class KnowledgeTools:
         return {"ontologies": [{k: row[k] for k in ("id", "version", "description", "classes", "concepts")}
                                for row in rows]}
 
+    def find_concepts(self, text: str, ontology: str | None = None, limit: int = 10) -> dict:
+        from tripartite.serving.concepts import find
+
+        with self._database():
+            return find(self.graph, text, ontology, limit)
+
+    def walk_concepts(self, concept: str, direction: str = "narrower", depth: int = 1, limit: int = 50) -> dict:
+        from tripartite.serving.concepts import walk
+
+        with self._database():
+            return walk(self.graph, concept, direction, depth, limit)
+
+    def object_text(self, object_id: str) -> dict:
+        """{text, kind, question} of one object."""
+        from tripartite.objects.store import object_text
+
+        with self._database():
+            found = object_text(self.graph, object_id)
+        if found is None:
+            raise TripartiteError(f"no object with id {object_id!r}; see `tripartite objects list`")
+        return found
+
+    def list_documents(self) -> list[dict]:
+        from tripartite.lexical.store import list_documents
+
+        with self._database():
+            return [{k: row[k] for k in ("id", "title", "path", "sections", "chunks")}
+                    for row in list_documents(self.graph)]
+
+    def document(self, document_id: str, limit: int = DOCUMENT_CHUNKS) -> dict:
+        """A document and its first `limit` chunks in reading order, each with its section path."""
+        with self._database():
+            found = self.graph.one("lexical/document_chunks", document_id=document_id, limit=limit)
+        if found is None:
+            raise TripartiteError(f"no document with id {document_id!r}; tripartite://documents lists them")
+        return found
+
     # ---- the one write ---------------------------------------------------------------------------
     def add_object(self, object_id: str, text: str, kind: str = "object") -> dict:
         """Store an object, analyse it (cached calls) and select for it alone."""
         if not self.allow_writes:
-            raise TripartiteError("this server is read-only; start it with `tripartite mcp --allow-writes` "
-                                  "to add objects")
+            raise TripartiteError("this server is read-only; the operator starts it with `tripartite mcp "
+                                  "--allow-writes` to add objects")
         from tripartite.lexical.ids import slugify
         from tripartite.objects.reader import ObjectRecord, object_kind
         from tripartite.objects.store import add_objects, stored_ids
@@ -176,7 +227,7 @@ class KnowledgeTools:
             report = add_objects(self.graph, [record], replace=False)  # never takes over another source's id
             stored = stored_ids(report)[0]
             try:
-                calls = self._analyse(stored)
+                calls, analysed_by = self._analyse(stored)
                 self._select(stored)
             except TripartiteError as exc:
                 raise TripartiteError(f"{exc} (object {stored!r} is stored; adding it again resumes)") from None
@@ -184,15 +235,18 @@ class KnowledgeTools:
         try:
             built = self.object_prompt(stored)
         except TripartiteError as exc:  # stored and analysed, yet no prompt (it concerns no loaded concept)
-            raise TripartiteError(f"{exc} (object {stored!r} is stored; `tripartite objects remove {stored}` removes "
-                                  "it)") from None
-        return {"object_id": stored, "status": status, "llm_calls": calls,
+            raise TripartiteError(f"{exc} (object {stored!r} is stored; the operator can remove it with "
+                                  f"`tripartite objects remove {stored}`)") from None
+        return {"object_id": stored, "status": status, "llm_calls": calls, "analysed_by": analysed_by,
+                "question": built.question,
                 "note": (f"the id {wanted!r} belongs to another object, so this one is {stored!r}"
                          if stored != wanted else None),
                 "tokens": built.tokens, "concepts": built.concepts or [], "prompt": built.prompt,
                 "references": [r.model_dump() for r in built.references]}
 
-    def _analyse(self, object_id: str) -> int:
+    def _analyse(self, object_id: str) -> tuple[int, str]:
+        """Analyse one object: (LLM calls made, who read it). The offline extractive reader is
+        no LLM: what it answered counts as no call."""
         from tripartite.analysis import open_analyzer
         from tripartite.analysis.analyzer import Plan
 
@@ -204,9 +258,12 @@ class KnowledgeTools:
             mine = Plan([], [t for t in plan.object_tasks if t.item_id == object_id], {},
                         {object_id: plan.skipped_objects.get(object_id, [])})
             outcome = analyzer.run(mine)
+            provider = analyzer.runner.provider
         if outcome["errors"]:
             raise TripartiteError(f"the analysis of {object_id!r} failed: {outcome['errors'][0]}")
-        return outcome.get("calls", 0)
+        if provider.offline:
+            return 0, "the offline extractive reader (no LLM)"
+        return outcome.get("calls", 0), f"{provider.name}/{provider.model}"
 
     def _select(self, object_id: str) -> None:
         from tripartite.selection import select
