@@ -18,7 +18,9 @@ from tripartite.infra.errors import TripartiteError
 @click.option("--allow-writes", is_flag=True, help="Offer the add_object tool (stores, analyses and selects).")
 @pass_app
 def mcp_command(app: App, http: str | None, allow_writes: bool) -> None:
-    """Serve search, object prompts, chunk tracing and listings as MCP tools (stdio by default).
+    """Serve search, object prompts, concept lookup and walks, chunk tracing and listings as MCP
+    tools, with prompts (cross_examine, answer_from_documents) and resources (objects, documents,
+    ontologies); stdio by default.
 
     Needs the optional extra: pip install 'tripartite-graphrag[mcp]'. The database is reached on
     the first call, so a client sees a database that is down as a tool error, not a dead server."""
