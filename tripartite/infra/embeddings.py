@@ -377,11 +377,8 @@ def embedding_dimensions(embedder) -> int:
 
 
 def as_graphrag_embedder(embedder):
-    """Wrap one of ours for neo4j-graphrag's retrievers, which require their Embedder type."""
-    from neo4j_graphrag.embeddings.base import Embedder
+    """Wrap one of ours for neo4j-graphrag's retrievers, which require their Embedder type
+    (graphrag_embedder.py: imported here, when asked, for neo4j-graphrag takes 0.6 s to import)."""
+    from tripartite.infra.graphrag_embedder import GraphRAGEmbedder
 
-    class _Adapter(Embedder):
-        def embed_query(self, text: str) -> list[float]:
-            return embedder.embed([text])[0].tolist()
-
-    return _Adapter()
+    return GraphRAGEmbedder(embedder)

@@ -15,6 +15,14 @@ if TYPE_CHECKING:  # the driver is imported when a command first connects, not f
 
 T = TypeVar("T")
 
+# The server's notifications ("property `unbinned` does not exist": a property only the
+# selection's plugin writes; performance hints) say nothing to a user of the project's own
+# scripts, and the driver logs them as warnings into the caller's process. Every session the
+# project opens asks the server for none, on a driver it opened (open_driver) or one it was
+# given (neo4j-graphrag users hand theirs to TripartiteRetriever). Bolt 5.2 (Neo4j 5.7) and
+# later take this; the project needs Neo4j 5.13 or later for its vector index anyway.
+QUIET = {"notifications_min_severity": "OFF"}
+
 
 class ScriptTransaction:
     """A transaction the caller owns, in which several scripts run together."""
@@ -38,21 +46,25 @@ class Graph:
         self.driver = driver
         self.database = database
 
+    def session(self, database: str | None = None, **options: Any) -> neo4j.Session:
+        """A session on this database (or `database`) that receives no server notifications."""
+        return self.driver.session(database=database or self.database, **QUIET, **options)
+
     def run(self, name: str, **params: Any) -> list[dict]:
         """Run cypher/<name>.cypher; return the rows of its last statement."""
         script = cypher.script(name)
         if script.mode == "read":
             from neo4j import READ_ACCESS
 
-            with self.driver.session(database=self.database, default_access_mode=READ_ACCESS) as session:
+            with self.session(default_access_mode=READ_ACCESS) as session:
                 if len(script.statements) == 1:  # no BEGIN and COMMIT round trips for a prompt
                     return [_row(record) for record in session.run(script.statements[0].text, params)]
                 return session.execute_read(lambda tx: _run_statements(tx, script, params))
         if script.mode == "write":
-            with self.driver.session(database=self.database) as session:
+            with self.session() as session:
                 return session.execute_write(lambda tx: _run_statements(tx, script, params))
         rows: list[dict] = []
-        with self.driver.session(database=self.database) as session:
+        with self.session() as session:
             for statement in script.statements:
                 rows = [_row(record) for record in session.run(statement.text, params)]
         return rows
@@ -68,7 +80,7 @@ class Graph:
         False: a transaction too big for the server's memory fails the same way every time, so
         its caller asks for one try."""
         options = {} if retry else {"max_transaction_retry_time": 0}
-        with self.driver.session(database=self.database, **options) as session:
+        with self.session(**options) as session:
             return session.execute_write(lambda tx: work(ScriptTransaction(tx)))
 
     def close(self) -> None:
@@ -119,7 +131,7 @@ def open_driver(settings: Settings, connect_timeout: float = 10.0, retry_time: f
     try:
         driver = GraphDatabase.driver(address, auth=auth, connection_timeout=connect_timeout,
                                       connection_acquisition_timeout=connect_timeout,
-                                      max_transaction_retry_time=retry_time, notifications_min_severity="OFF")
+                                      max_transaction_retry_time=retry_time, **QUIET)
     except (ConfigurationError, ValueError) as exc:
         raise Neo4jUnavailable(f"NEO4J_URI={uri!r} is not a usable Neo4j URI ({mask_userinfo(_first_line(exc))}); "
                                "use e.g. bolt://127.0.0.1:7687") from None

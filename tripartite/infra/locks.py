@@ -79,7 +79,7 @@ def run_lock(graph: Graph, name: str, command: str, on_wait: Callable[[str], Non
         return
     ensure_lock_constraint(graph)
     graph.run("infra/create_lock", id=name)
-    session = graph.driver.session(database=graph.database)
+    session = graph.session()
     holder = f"{socket.gethostname()}:{os.getpid()}"
     taken: dict = {}
 

@@ -275,7 +275,7 @@ def _apply_one(graph: Graph, migration: MigrationFile) -> float:
               "checksum": migration.checksum, "statements": len(migration.statements)}
     started = time.perf_counter()
     params = {"database": database, "selection_defaults": SELECTION_DEFAULTS, **dict(migration.params)}
-    with graph.driver.session(database=target) as session:
+    with graph.session(target) as session:
         _validate(session, migration, params)
         if migration.batched:
             _apply_batched(session, migration, params)
