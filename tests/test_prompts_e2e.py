@@ -158,7 +158,7 @@ def test_graphrag_with_the_tripartite_retriever(selected, module_db):
     from neo4j_graphrag.generation import GraphRAG
     from neo4j_graphrag.llm import OpenAILLM
 
-    from tripartite.search.retriever import TripartiteRetriever
+    from tripartite.search.retriever import TRIPARTITE_TEMPLATE, TripartiteRetriever
 
     with module_db.driver() as driver:
         retriever = TripartiteRetriever(driver, module_db.database, max_tokens=500)
@@ -168,10 +168,14 @@ def test_graphrag_with_the_tripartite_retriever(selected, module_db):
         assert built["tokens"] <= 500 and built["references"]
         with FakeOpenAI() as server:
             llm = OpenAILLM("fake-chat", base_url=server.base_url, api_key="test")
-            result = GraphRAG(retriever, llm).search(query_text="patient-b", return_context=True)
+            # The documented template: the prompt alone, its first line the plugin's question
+            # (GraphRAG's default would append "Question: patient-b").
+            rag = GraphRAG(retriever, llm, prompt_template=TRIPARTITE_TEMPLATE)
+            result = rag.search(query_text="patient-b", return_context=True)
             assert isinstance(result.answer, str)
-            sent = "\n".join(m["content"] for m in server.chat_requests()[0]["body"]["messages"])
-            assert built["prompt"].rstrip("\n") in sent and "patient-b" in sent
+            user = [m["content"] for m in server.chat_requests()[0]["body"]["messages"] if m["role"] == "user"]
+            assert user[-1].rstrip("\n") == built["prompt"].rstrip("\n")
+            assert user[-1].startswith("Question: ") and "Question: patient-b" not in user[-1]
 
 
 # Last: it empties the database the tests above share.
