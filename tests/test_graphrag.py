@@ -64,7 +64,7 @@ def user_env(demo, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # no tripartite.toml of the repository's
     with CypherWritingOpenAI() as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
-        monkeypatch.setenv("OPENAI_API_KEY", "test")
+        monkeypatch.setenv("OPENAI_API_KEY", "fake-key-for-the-fake-server")  # a word such as "test" would be masked everywhere
         yield server
 
 
@@ -266,7 +266,7 @@ def test_text2cypher_retriever_sends_the_schema_and_runs_the_cypher(demo, module
     from tripartite.search.graphrag_schema import TEXT2CYPHER_EXAMPLES, TEXT2CYPHER_SCHEMA
 
     with CypherWritingOpenAI() as server, module_db.driver() as driver:
-        llm = OpenAILLM("fake-chat", base_url=server.base_url, api_key="test")
+        llm = OpenAILLM("fake-chat", base_url=server.base_url, api_key="fake-key-for-the-fake-server")
         retriever = Text2CypherRetriever(driver, llm, neo4j_schema=TEXT2CYPHER_SCHEMA, examples=TEXT2CYPHER_EXAMPLES,
                                          neo4j_database=module_db.database)
         result = GraphRAG(retriever, llm).search(query_text="Which concepts does patient-b concern?",
