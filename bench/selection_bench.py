@@ -61,6 +61,38 @@ def unit(rng, n):
     return v / np.linalg.norm(v, axis=1, keepdims=True)
 
 
+def write_candidates(driver, concepts, chunks, objects, mentions, concern_vec) -> None:
+    """The benchmark's graph: concepts, chunks in documents of 100 (one section each), objects,
+    each concept's extracts on its chunks and each object's on its concepts, with their vectors."""
+    driver.execute_query("UNWIND $ids AS id CREATE (:Concept {id: id, name: id})", ids=concepts)
+    driver.execute_query("UNWIND $ids AS id CREATE (:Chunk {id: id, index: toInteger(substring(id, 1)), "
+                         "document_id: 'd'})", ids=chunks)
+    driver.execute_query("UNWIND $ids AS id CREATE (:Object {id: id, kind: 'bench', text: id})", ids=objects)
+    # A lexical graph around the chunks, so prompts carry real references: 100 chunks
+    # per document, one section per document.
+    driver.execute_query("""
+        MATCH (t:Chunk) WITH t, toInteger(substring(t.id, 1)) / 100 AS n
+        MERGE (d:Document {id: 'doc' + toString(n)}) ON CREATE SET d.title = 'Document ' + toString(n)
+        MERGE (s:Section {id: 'sec' + toString(n)}) ON CREATE SET s.path = [d.title, 'Section']
+        SET t.section_id = s.id, t.document_id = d.id
+        CREATE (t)-[:FROM_DOCUMENT]->(d)""")
+    batch = [{"c": c, "t": t, "v": v.tolist()} for c in concepts for t, v in zip(*mentions[c])]
+    for i in range(0, len(batch), 1000):
+        driver.execute_query("""UNWIND $rows AS row MATCH (c:Concept {id: row.c}), (t:Chunk {id: row.t})
+            CREATE (c)-[r:MENTIONED_IN {summary: 'extract of ' + row.c + ' in ' + row.t}]->(t)
+            WITH r, row CALL db.create.setRelationshipVectorProperty(r, 'embedding', row.v)""", rows=batch[i:i + 1000])
+    add_concerns(driver, [{"o": o, "c": c, "v": v.tolist()} for (o, c), v in concern_vec.items()])
+
+
+def add_concerns(driver, items) -> None:
+    """Objects' extracts on their concepts, with their vectors."""
+    for i in range(0, len(items), 1000):
+        driver.execute_query("""UNWIND $rows AS row MATCH (o:Object {id: row.o}), (c:Concept {id: row.c})
+            CREATE (o)-[r:CONCERNS {summary: row.o + ' about ' + row.c}]->(c)
+            WITH r, row CALL db.create.setRelationshipVectorProperty(r, 'embedding', row.v)""",
+                             rows=items[i:i + 1000])
+
+
 def numpy_select(concerns, mentions, alpha, beta, only_concepts=None):
     """The timed reference: w, P_c, alpha, blanket, vectorised. concerns: {concept: (object ids,
     vectors)}, mentions: {concept: (chunk ids, vectors)}."""
@@ -193,31 +225,7 @@ def main() -> None:
             graph = Graph(driver, "neo4j")
             migrations.migrate(graph, migrations_dir())
             started = time.perf_counter()
-            driver.execute_query("UNWIND $ids AS id CREATE (:Concept {id: id, name: id})", ids=concepts)
-            driver.execute_query("UNWIND $ids AS id CREATE (:Chunk {id: id, index: toInteger(substring(id, 1)), "
-                                 "document_id: 'd'})", ids=chunks)
-            driver.execute_query("UNWIND $ids AS id CREATE (:Object {id: id, kind: 'bench', text: id})", ids=objects)
-            # A lexical graph around the chunks, so prompts carry real references: 100 chunks
-            # per document, one section per document.
-            driver.execute_query("""
-                MATCH (t:Chunk) WITH t, toInteger(substring(t.id, 1)) / 100 AS n
-                MERGE (d:Document {id: 'doc' + toString(n)}) ON CREATE SET d.title = 'Document ' + toString(n)
-                MERGE (s:Section {id: 'sec' + toString(n)}) ON CREATE SET s.path = [d.title, 'Section']
-                SET t.section_id = s.id, t.document_id = d.id
-                CREATE (t)-[:FROM_DOCUMENT]->(d)""")
-            batch = [{"c": c, "t": t, "v": v.tolist()} for c in concepts for t, v in zip(*mentions[c])]
-            for i in range(0, len(batch), 1000):
-                driver.execute_query("""UNWIND $rows AS row MATCH (c:Concept {id: row.c}), (t:Chunk {id: row.t})
-                    CREATE (c)-[r:MENTIONED_IN {summary: 'extract of ' + row.c + ' in ' + row.t}]->(t)
-                    WITH r, row CALL db.create.setRelationshipVectorProperty(r, 'embedding', row.v)""", rows=batch[i:i + 1000])
-
-            def add_concerns(items):
-                for i in range(0, len(items), 1000):
-                    driver.execute_query("""UNWIND $rows AS row MATCH (o:Object {id: row.o}), (c:Concept {id: row.c})
-                        CREATE (o)-[r:CONCERNS {summary: row.o + ' about ' + row.c}]->(c)
-                        WITH r, row CALL db.create.setRelationshipVectorProperty(r, 'embedding', row.v)""",
-                                         rows=items[i:i + 1000])
-            add_concerns([{"o": o, "c": c, "v": v.tolist()} for (o, c), v in concern_vec.items()])
+            write_candidates(driver, concepts, chunks, objects, mentions, concern_vec)
             setup = time.perf_counter() - started
             without = store_after_restart()
             active = choose(graph)
@@ -265,7 +273,7 @@ def main() -> None:
                 new_concepts = sorted(rng.choice(concepts, args.per_object, replace=False).tolist())
                 driver.execute_query("CREATE (:Object {id: $id, kind: 'bench', text: $id})", id=new)
                 new_vecs = unit(rng, len(new_concepts))
-                add_concerns([{"o": new, "c": c, "v": v.tolist()} for c, v in zip(new_concepts, new_vecs)])
+                add_concerns(driver, [{"o": new, "c": c, "v": v.tolist()} for c, v in zip(new_concepts, new_vecs)])
                 incremental.append(timed(lambda: select(graph, 0.9, 0.5, object_ids=[new], engine=active,
                                                         on_step=record("incremental"))))
                 for c, v in zip(new_concepts, new_vecs):

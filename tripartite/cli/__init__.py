@@ -12,7 +12,7 @@ import click
 
 from tripartite import __version__
 from tripartite.cli import (analysis, ask, batches, evaluation, kg, lexical, mcp, objects, ontology, search, selection,
-                            server, setup, tune)
+                            server, setup, tune, ui)
 from tripartite.cli.common import App
 from tripartite.infra.errors import ServerError, TripartiteError
 from tripartite.infra.graph import neo4j_error_line
@@ -133,7 +133,7 @@ def cli(ctx: click.Context, config_path: str | None, debug: bool) -> None:
 
 
 for module in (server, setup, lexical, ontology, objects, analysis, selection, ask, search, kg, batches, evaluation,
-               tune, mcp):
+               tune, mcp, ui):
     for command in module.COMMANDS:
         cli.add_command(command)
 

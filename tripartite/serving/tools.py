@@ -88,6 +88,10 @@ class KnowledgeTools:
             raise Neo4jUnavailable(f"Neo4j is not reachable at {self.settings.neo4j_uri_shown} "
                                    f"({type(exc).__name__}); check that it runs") from None
 
+    def reading(self):
+        """A block of reads whose lost database is one line (as every tool's)."""
+        return self._database()
+
     # ---- read-only tools -----------------------------------------------------------------------
     def object_prompt(self, object_id: str, mode: str = "tripartite", max_tokens: int | None = None):
         """The object's prompt (a PromptResult), built the `mode` way."""
