@@ -1,14 +1,14 @@
 """The explanation page at a million candidates: how fast an object's page answers (GET
 /objects/ID, the whole HTML: the prompt, the explain query, P_c of the rejected candidates, the
-cited chunks in context, the plots), on the selection benchmark's graph (bench/selection_bench.py,
+cited chunks in context, the plots) from `tripartite ui` in its own process, on the selection benchmark's graph (bench/selection_bench.py,
 the same data from the same seed), selected by the active engine (the procedure plugin where
 the server has it).
 
     python bench/ui_bench.py [--objects 250] [--concepts 25] [--per-object 20] [--chunks-per-concept 200]
                              [--pages 40] [--rounds 3]
 
-Runs against a throwaway local Neo4j; the page's app runs in this process on a loopback port
-(uvicorn in a thread) and is asked over real HTTP, one request at a time. The first request
+Runs against a throwaway local Neo4j (or --uri, kept); `tripartite ui` serves on a loopback port
+and is asked over real HTTP, one request at a time. The first request
 of each page is timed apart (the server compiles the queries' plans then); the figures are
 the later rounds. Checks, printed as "same" or "DIFFERS": every plot's bars add up to its
 concept's n, and every selected candidate on the page is the Evidence the store holds."""
@@ -16,16 +16,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
+import sys
 import statistics
-import threading
 import time
 import urllib.request
+from contextlib import nullcontext
 
 import numpy as np
 from neo4j import GraphDatabase
 
 from selection_bench import unit, write_candidates
-from throwaway import throwaway_server
+from throwaway import free_port, throwaway_server
 
 from tripartite.infra import migrations
 from tripartite.infra.config import load_settings
@@ -51,6 +54,8 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=2000)
     parser.add_argument("--pages", type=int, default=40, help="objects whose page is asked for")
     parser.add_argument("--rounds", type=int, default=3, help="timed requests per page after the first")
+    parser.add_argument("--uri", default=None, help="an empty local Neo4j to build the graph in and keep (a second "
+                                                    "run on it reuses the graph); default: a throwaway server")
     args = parser.parse_args()
     rng = np.random.default_rng(11)  # the selection benchmark's data
     settings = load_settings(env={})
@@ -63,31 +68,37 @@ def main() -> None:
     concern_vec = {(o, c): v for o in objects for c, v in zip(per_object[o], unit(rng, args.per_object))}
     candidates = sum(len(mentions[c][0]) for o in objects for c in per_object[o])
 
-    import uvicorn
-
-    from tripartite.serving.web.app import build_app
-
-    with throwaway_server(settings) as (uri, _home):
+    with (nullcontext((args.uri, None)) if args.uri else throwaway_server(settings)) as (uri, _home):
         with GraphDatabase.driver(uri, auth=None, notifications_min_severity="OFF") as driver:
             graph = Graph(driver, "neo4j")
             migrations.migrate(graph, migrations_dir())
-            write_candidates(driver, concepts, chunks, objects, mentions, concern_vec)
+            built = driver.execute_query("MATCH (o:Object {kind: 'bench'}) RETURN count(o) AS n").records[0]["n"]
             engine = choose(graph)
             started = time.perf_counter()
-            select(graph, 0.9, 0.5, engine=engine)
+            reused = built == len(objects)  # a kept graph is reused as it is
+            if not reused:
+                write_candidates(driver, concepts, chunks, objects, mentions, concern_vec)
+                select(graph, 0.9, 0.5, engine=engine)
             selected_in = time.perf_counter() - started
             evidence = {(r["o"], r["c"]): r["ids"] for r in driver.execute_query(
                 "MATCH (e:Evidence) RETURN e.object_id AS o, e.concept_id AS c, e.chunk_ids AS ids").records}
 
-        app, tools = build_app(load_settings(env={"NEO4J_URI": uri}))
-        with __import__("socket").socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-        threading.Thread(target=server.run, daemon=True).start()
-        while not server.started:
-            time.sleep(0.02)
+        # The page's server as a user runs it, in its own process (a client in the same process
+        # would share its interpreter lock and slow it).
+        port = free_port()
+        env = {**os.environ, "NEO4J_URI": uri, "TRIPARTITE_CONFIG": ""}
+        server = subprocess.Popen([sys.executable, "-m", "tripartite", "ui", "--port", str(port)], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                fetch(f"{base}/static/ui.css")
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit(f"tripartite ui did not start: {server.stderr.read().decode()[-500:]}")
+                time.sleep(0.1)
         pages = objects[:: max(1, len(objects) // args.pages)][: args.pages]
         first, later, sizes, bars_ok, evidence_ok = [], [], [], True, True
         try:
@@ -100,18 +111,19 @@ def main() -> None:
                 for oid in pages:
                     later.append(fetch(f"{base}/objects/{oid}")[0])
             for oid in pages[:10]:
-                view = json.loads(fetch(f"{base}/objects/{oid}.json")[2])
+                view = json.loads(fetch(f"{base}/api/objects/{oid}")[2])
                 for c in view["concepts"]:
                     bars_ok &= sum(b["count"] for b in c["bars"]) == c["n"]
                     evidence_ok &= [s["chunk_id"] for s in c["selected"]] == evidence.get((oid, c["concept_id"]), [])
         finally:
-            server.should_exit = True
-            tools.close()
+            server.terminate()
+            server.wait(10)
 
     later.sort()
     p90 = later[int(0.9 * (len(later) - 1))]
     print(f"candidates: {candidates:,} ({args.objects} objects x {args.per_object} concepts x "
-          f"{args.chunks_per_concept} chunks); selected by the {engine.name} engine in {selected_in:.1f} s")
+          f"{args.chunks_per_concept} chunks); " + ("the graph and selection kept from an earlier run" if reused else
+                                                    f"selected by the {engine.name} engine in {selected_in:.1f} s"))
     print("| GET /objects/ID | p50 ms | p90 ms | max ms | requests |")
     print("|---|---:|---:|---:|---:|")
     print(f"| first request of a page | {statistics.median(first):.0f} | "

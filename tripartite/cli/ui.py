@@ -28,12 +28,11 @@ def ui_command(app: App, host: str, port: int, browser: str | None) -> None:
     for module in ("starlette", "uvicorn"):
         if importlib.util.find_spec(module) is None:
             raise TripartiteError(f"the web page needs {module}: pip install 'tripartite-graphrag[ui]'")
-    from tripartite.serving.web.app import TOKEN_VARIABLE, is_loopback, serve
+    from tripartite.serving.web.access import TOKEN_VARIABLE, require_token_beyond_loopback
+    from tripartite.serving.web.app import serve
 
     token = os.environ.get(TOKEN_VARIABLE) or None
-    if not is_loopback(host) and not token:
-        raise TripartiteError(f"serving on {host} reaches beyond this machine; set {TOKEN_VARIABLE} to a secret "
-                              "(readers open the page once with ?token=...), or bind to 127.0.0.1")
+    require_token_beyond_loopback(host, token)  # refused before it says it serves
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
         try:
             probe.bind((host, port))

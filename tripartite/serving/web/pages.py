@@ -7,7 +7,7 @@ from html import escape
 from urllib.parse import quote
 
 from tripartite.serving.web.links import BrowserLinks
-from tripartite.serving.web.mentions import marked_text
+from tripartite.serving.web.mentions import concept_colour, marked_text
 from tripartite.serving.web.plot import distribution_svg
 
 
@@ -73,8 +73,10 @@ def object_page(view: dict, links: BrowserLinks) -> str:
             f'beta <b class="beta">{d["beta"]:g}</b>; the prompt has <b class="tokens">{d["tokens"]:,}</b> tokens '
             f'of a budget of {d["max_tokens"]:,}' + (f", {d['dropped']} extracts left out by the budget" if d["dropped"] else "")
             + ".</p>")
-    legend = "".join(f'<li><span class="chip" data-concept="{escape(c["concept_id"])}">{escape(c["name"])}</span> '
-                     f'<a href="#concept-{escape(c["concept_id"])}">why</a></li>' for c in view["concepts"])
+    for hue, c in enumerate(view["concepts"]):
+        c["hue"] = hue
+    legend = "".join(f'<li><a class="chip" data-concept="{escape(c["concept_id"])}" style="{concept_colour(c["hue"])}" '
+                     f'href="#concept-{escape(c["concept_id"])}">{escape(c["name"])}</a></li>' for c in view["concepts"])
     text = (f'<section><h2>The object\'s text</h2><ul class="legend">{legend}</ul>'
             f'<div class="object-text">{marked_text(view["text"], view["concepts"])}</div></section>')
     prompt = (f'<section><h2>The prompt as the LLM receives it</h2>'
@@ -113,30 +115,36 @@ def _evidence_table(view: dict, links: BrowserLinks) -> str:
 def _concept_cards(view: dict, links: BrowserLinks) -> str:
     cards = []
     for c in view["concepts"]:
-        def cited(x: dict) -> str:
-            return f" [{x['n']}]" if x["n"] else ""
-
-        rows = "".join(
-            f'<tr class="candidate {kind}" data-chunk="{escape(x["chunk_id"])}" data-w="{x["w"]}" '
-            f'data-p="{"" if x["p"] is None else x["p"]}"><td>{kind}{cited(x)}</td>'
-            f'<td class="num">{_number(x["w"])}</td><td class="num">{_number(x["p"], 3)}</td><td>{escape(x["why"])}'
-            + ("" if kind == "rejected" or x["n"] else " (selected, left out by the prompt's budget)")
-            + f'</td><td><code>{escape(x["chunk_id"])}</code></td></tr>'
-            for kind, items in (("selected", c["selected"]), ("rejected", c["rejected"])) for x in items)
+        rows = "".join(_candidate_row(x) for x in c["selected"] + c["rejected"] if x["listed"])
+        if c["unlisted"]:
+            rows += (f'<tr class="more"><td colspan="5">and {c["unlisted"]:,} more selected candidate'
+                     f'{"" if c["unlisted"] == 1 else "s"} the prompt\'s budget left out (marked in the plot)</td></tr>')
         thresholds = ", ".join(f"{name} at w &#8805; {w:.5f}" for name, w in (("alpha", c["alpha_w"]), ("beta", c["beta_w"]))
                                if w is not None) or "no thresholds stored"
+        count = c["candidates"]
         cards.append(
             f'<article class="concept" id="concept-{escape(c["concept_id"])}" data-concept="{escape(c["concept_id"])}">'
-            f'<h3>{escape(c["name"])} <code>{escape(c["concept_id"])}</code> {_browser(links, "concept", c["concept_id"])}</h3>'
+            f'<h3><span class="chip" style="{concept_colour(c["hue"])}">{escape(c["name"])}</span> '
+            f'<code>{escape(c["concept_id"])}</code> {_browser(links, "concept", c["concept_id"])}</h3>'
             f'<p>The object says: <q>{escape(c["extract"] or "")}</q></p>'
-            f'<p class="counts">{c["candidates"]:,} candidates for this object; {c["n"] or 0:,} in the concept\'s '
-            f'distribution; {thresholds}.</p>'
+            f'<p class="counts">{count:,} candidate{"" if count == 1 else "s"} for this object; {c["n"] or 0:,} in the '
+            f'concept\'s distribution (all objects); {thresholds}.</p>'
             + distribution_svg(c["concept_id"], c["bars"], c["alpha_w"], c["beta_w"], c["selected"], c["rejected"])
             + f'<table class="candidates"><thead><tr><th></th><th>w</th><th>P_c</th><th>why</th><th>chunk</th></tr>'
               f'</thead><tbody>{rows}</tbody></table></article>')
     return ('<section><h2>Each concept\'s distribution</h2><p>Bars: the concept\'s stored scores over all objects. '
+            'Lines: the alpha and beta thresholds (a candidate at or right of one has P_c above it). '
             'Green marks: this object\'s selected candidates; red: its best rejected ones.</p>'
             + "".join(cards) + "</section>")
+
+
+def _candidate_row(x: dict) -> str:
+    kind = "selected" if x["selected"] else "rejected"
+    cited = f" [{x['n']}]" if x["n"] else ""
+    return (f'<tr class="candidate {kind}" data-chunk="{escape(x["chunk_id"])}" data-w="{x["w"]}" '
+            f'data-p="{"" if x["p"] is None else x["p"]}"><td>{kind}{cited}</td>'
+            f'<td class="num">{_number(x["w"])}</td><td class="num">{_number(x["p"], 3)}</td><td>{escape(x["why"])}</td>'
+            f'<td><a href="/chunks/{quote(x["chunk_id"], safe="")}"><code>{escape(x["chunk_id"])}</code></a></td></tr>')
 
 
 def compare_page(question: str, results: list[tuple[str, object]]) -> str:
