@@ -65,7 +65,7 @@ def test_start_status_a_kill_mid_ingest_restart_stop(server_settings, tmp_path, 
         said = "\n".join(where_it_lives(load_settings(env={k: env[k] for k in env if k.startswith("TRIPARTITE_")},
                                                       cwd=tmp_path)))
         assert f"still running (pid {status.pid})" in said and f"{server.home}/data" in said
-        assert "tripartite server stop" in said and "tripartite server remove" in said
+        assert "tripartite server stop" in said and "tripartite server remove" in said and "tripartite ui" in said
         query(status.bolt_uri, "CREATE (:Kept {name: $name})", name="survives restarts")
 
         corpus = tmp_path / "corpus"

@@ -15,6 +15,7 @@ import urllib.request
 from contextlib import contextmanager
 from html import unescape
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -231,6 +232,13 @@ def test_in_a_real_browser(demo, site, browser, tmp_path):
         assert cells[3].text == f"{e['p']:.3f}" and float(row.get_attribute("data-p")) == e["p"]
         assert row.get_attribute("data-reason") == e["reason"] and cells[4].text.startswith(e["reason"].upper())
     screenshot(browser, "ui-object.png", tmp_path)
+
+    # Every node links to Neo4j Browser, opening on the database with a query naming it.
+    opened = [parse_qs(urlsplit(a.get_attribute("href")).query) for a in browser.find_elements(By.CSS_SELECTOR, "a.browser")]
+    assert len(opened) >= 1 + len(view["concepts"]) + len(rows)
+    assert all(q["cmd"] == ["edit"] and q["db"] == [demo["NEO4J_DATABASE"]] and q["dbms"] == [demo["NEO4J_URI"]]
+               for q in opened)
+    assert f"{{id: '{OBJECT}'}}" in opened[0]["arg"][0]
 
     # Each concept's plot: the stored distribution's bars, the thresholds, the candidates.
     for concept in view["concepts"]:

@@ -200,19 +200,23 @@ def demo_command(app: App, as_json: bool) -> None:
 
 def where_it_lives(settings) -> list[str]:
     """The demo's last lines: what it leaves running, where the data is, how to stop and remove it."""
+    from tripartite.evaluation.demo import DEMO_OBJECT
+
+    see_why = f"`tripartite ui` explains each prompt in a web page (http://127.0.0.1:8770/objects/{DEMO_OBJECT})."
     if settings.uri_from_user:
         return [f"\nThe demo's graph is in the database {settings.neo4j_database} at {settings.neo4j_uri_shown} "
-                "(NEO4J_URI); explore it in Neo4j Browser."]
+                "(NEO4J_URI); explore it in Neo4j Browser.", see_why]
     from tripartite.infra.server.local import LocalServer
 
     status = LocalServer(settings.server, settings.cache_dir).status()
     if not status.running:  # the graph went to a Neo4j already listening on the port (see ensure_server)
         return [f"\nThe demo's graph is in the database {settings.neo4j_database} at {settings.neo4j_uri_shown}, "
-                "the Neo4j that was already listening there; explore it in Neo4j Browser."]
+                "the Neo4j that was already listening there; explore it in Neo4j Browser.", see_why]
     return [f"\nThe local Neo4j is still running (pid {status.pid}), with the demo's graph in {status.home}/data:",
             f"  explore it:  {status.browser_url} (Connect, no authentication; see docs/browser.md)",
             "  stop it:     tripartite server stop   (start it again with `tripartite server start`; the data stays)",
-            f"  remove it:   tripartite server remove (stops it and deletes {status.home})"]
+            f"  remove it:   tripartite server remove (stops it and deletes {status.home})",
+            f"  see why:     tripartite ui            (each prompt explained: http://127.0.0.1:8770/objects/{DEMO_OBJECT})"]
 
 
 COMMANDS = [eval_command, demo_command]

@@ -105,7 +105,7 @@ def build_app(settings: Settings, token: str | None = None, browser: str | None 
             raise
         except TripartiteError:
             raise NotFound(f"no chunk with id {chunk_id!r}") from None
-        return f"/documents/{quote(found['document_id'], safe='')}#chunk-{quote(chunk_id, safe='')}"
+        return f"/documents/{quote(found['document_id'], safe='')}#chunk-{quote(chunk_id, safe=':')}"
 
     async def chunk_view(request):
         """A cited chunk: its place in its document's page."""
@@ -116,7 +116,7 @@ def build_app(settings: Settings, token: str | None = None, browser: str | None 
         question = request.query_params.get("q", "").strip()
         if not question:
             return RedirectResponse("/", status_code=303)
-        return await html(lambda: pages.compare_page(question, compare(tools, question)))
+        return await html(lambda: pages.compare_page(question, compare(tools, question), links))
 
     routes = [Route("/", index), Route("/api/objects/{object_id:path}", object_api),
               Route("/objects/{object_id:path}", object_view), Route("/documents/{document_id:path}", document_view),

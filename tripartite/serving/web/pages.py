@@ -103,7 +103,7 @@ def _evidence_table(view: dict, links: BrowserLinks) -> str:
                 f'<td><b class="reason">{escape(e["reason"])}</b>: {escape(why.get(c["concept_id"], {}).get(e["chunk_id"], ""))}</td>'
                 f'<td><div class="extract-text">{escape(e["text"])}</div><details><summary>{_trail(e.get("document"), e.get("section_path"))}'
                 f'</summary><div class="context">{around}</div>'
-                f'<a href="/documents/{quote(ctx.get("document_id") or "", safe="")}#chunk-{escape(e["chunk_id"])}">in the document</a> '
+                f'<a href="/chunks/{quote(e["chunk_id"], safe="")}">in the document</a> '
                 f'{_browser(links, "chunk", e["chunk_id"])}</details></td></tr>')
     return ('<section><h2>Why each extract</h2><p>w: the cosine of the object\'s extract and the passage\'s '
             'extract for the concept; P_c: the share of the concept\'s candidates (all objects, all chunks) '
@@ -147,7 +147,7 @@ def _candidate_row(x: dict) -> str:
             f'<td><a href="/chunks/{quote(x["chunk_id"], safe="")}"><code>{escape(x["chunk_id"])}</code></a></td></tr>')
 
 
-def compare_page(question: str, results: list[tuple[str, object]]) -> str:
+def compare_page(question: str, results: list[tuple[str, object]], links: BrowserLinks) -> str:
     """results: (mode, PromptResult or the error line)."""
     columns = []
     for mode, result in results:
@@ -156,7 +156,8 @@ def compare_page(question: str, results: list[tuple[str, object]]) -> str:
                            f'<p class="error" role="alert">{escape(result)}</p></div>')
             continue
         refs = "".join(f'<li data-chunk="{escape(r.chunk_id)}"><a href="/chunks/{quote(r.chunk_id, safe="")}">[{r.n}]</a> '
-                       f'{_trail(r.document, r.section_path)}</li>' for r in result.references)
+                       f'{_trail(r.document, r.section_path)} {_browser(links, "chunk", r.chunk_id)}</li>'
+                       for r in result.references)
         count = len(result.references)
         columns.append(f'<div class="builder" data-mode="{mode}" data-tokens="{result.tokens}" '
                        f'data-references="{len(result.references)}"><h2>{mode}</h2>'
