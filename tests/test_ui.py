@@ -132,7 +132,7 @@ def test_object_page_reads_the_prompt_and_the_stored_distributions(demo, site, n
             assert len(concept["selected"]) + len(concept["rejected"]) <= concept["candidates"]
 
 
-def test_what_cannot_be_shown_is_one_line(demo, site, tmp_path):
+def test_what_cannot_be_shown_is_one_line(demo, site, tmp_path, neo4j_target):
     status, _, body = get(f"{site}/objects/no-such-object")
     assert status == 404 and body.count('class="error"') == 1 and "no object with id 'no-such-object'" in body
     note = tmp_path / "patient-z.md"
@@ -144,6 +144,17 @@ def test_what_cannot_be_shown_is_one_line(demo, site, tmp_path):
         assert "`tripartite analyze`" in body or "`tripartite select`" in body, body
     finally:
         assert invoke(["objects", "remove", "patient-z"], demo).exit_code == 0
+    # A selection the graph has moved past (documents, ontologies or extracts changed since).
+    bump = "MATCH (v:InputsVersion {id: 'current'}) SET v.version = coalesce(v.version, 0) + $by"
+    with neo4j_target.driver() as driver:
+        driver.execute_query(bump, by=1, database_=neo4j_target.database)
+        try:
+            status, _, body = get(f"{site}/objects/{OBJECT}")
+            assert status == 409 and body.count('class="error"') == 1 and "run it again" in body
+            assert "`tripartite select`" in body
+        finally:
+            driver.execute_query(bump, by=-1, database_=neo4j_target.database)
+    assert get(f"{site}/objects/{OBJECT}")[0] == 200
     assert get(f"{site}/documents/nothing-here")[0] == 404 and get(f"{site}/chunks/nothing-here")[0] == 404
     assert json.loads(get(f"{site}/api/objects/no-such-object")[2])["error"].startswith("no object with id")
 
