@@ -313,6 +313,8 @@ def test_concepts_are_found_by_code_name_or_synonym_and_walked_as_the_readme_sho
                 found = await client.call_tool("find_concepts", {"text": text})
                 first = found.structured_content["concepts"][0]
                 assert first["id"] == "cardiology:myocardial_infarction", text
+                if text == "cardiology:myocardial_infarction":  # the code named is the one that matched
+                    assert first["matched"] == f"code {text}"
                 assert first["broader"] == [{"id": "cardiology:coronary_artery_disease",
                                              "name": "Coronary artery disease"}]
             none = await client.call_tool("find_concepts", {"text": "zzz-nothing"})
@@ -323,6 +325,21 @@ def test_concepts_are_found_by_code_name_or_synonym_and_walked_as_the_readme_sho
             unknown = await client.call_tool("walk_concepts", {"concept": "heart"})  # a part names no one concept
             assert unknown.is_error and "find_concepts" in unknown.content[0].text
     run(work)
+
+
+def test_a_stale_selection_asks_the_operator_to_select_again(sample, neo4j_target):
+    bump = "MATCH (v:InputsVersion {id: 'current'}) SET v.version = coalesce(v.version, 0) + $by"
+
+    async def work():
+        async with Client(stdio(sample)) as client:
+            stale = await client.call_tool("object_prompt", {"object_id": "patient-a"})
+            assert stale.is_error and "ask the operator to run `tripartite select` again" in stale.content[0].text
+    with neo4j_target.driver() as driver:
+        driver.execute_query(bump, by=1, database_=neo4j_target.database)  # documents changed since the select
+        try:
+            run(work)
+        finally:
+            driver.execute_query(bump, by=-1, database_=neo4j_target.database)
 
 
 def test_walk_concepts_goes_several_steps_and_stops_at_its_limit(sample, tmp_path):

@@ -150,7 +150,7 @@ def test_what_cannot_be_shown_is_one_line(demo, site, tmp_path, neo4j_target):
         driver.execute_query(bump, by=1, database_=neo4j_target.database)
         try:
             status, _, body = get(f"{site}/objects/{OBJECT}")
-            assert status == 409 and body.count('class="error"') == 1 and "run it again" in body
+            assert status == 409 and body.count('class="error"') == 1 and "run `tripartite select` again" in body
             assert "`tripartite select`" in body
         finally:
             driver.execute_query(bump, by=-1, database_=neo4j_target.database)

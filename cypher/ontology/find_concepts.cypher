@@ -16,7 +16,7 @@ WITH c, q,
 WITH c, codes, same_synonyms, part_synonyms,
      CASE
        WHEN toLower(c.id) = q OR toLower(coalesce(c.source, '')) = q OR toLower(coalesce(c.notation, '')) = q
-         THEN [0, 'code ' + coalesce(c.notation, c.source, c.id)]
+         THEN [0, 'code ' + head([x IN [c.notation, c.source, c.id] WHERE x IS NOT NULL AND x <> '' AND toLower(x) = q])]
        WHEN size(codes) > 0 THEN [0, 'cross-reference ' + codes[0]]
        WHEN toLower(c.name) = q THEN [1, 'name']
        WHEN size(same_synonyms) > 0 THEN [2, 'synonym "' + same_synonyms[0] + '"']

@@ -25,7 +25,8 @@ RETURN freshness, alpha, beta, COUNT { (:Object) } AS objects, s.chunks AS chunk
                          + 'migrate`, which finishes it'
   WHEN 'unfinished' THEN 'the last `tripartite select` (alpha ' + toString(s.alpha) + ', beta ' + toString(s.beta)
                          + ') did not finish and left a mix of old and new classes; run `tripartite select` again'
-  WHEN 'stale' THEN 'documents, ontologies or chunk extracts changed since the last full `tripartite select`; run it again'
+  WHEN 'stale' THEN 'documents, ontologies or chunk extracts changed since the last full `tripartite select`; run '
+                    + '`tripartite select` again'
   WHEN 'removed' THEN 'objects were removed since the last `tripartite select`, so the score distributions of '
                       + toString(size(s.pending_concepts)) + ' concepts still count them; run `tripartite select`'
   WHEN 'unanalysed' THEN 'object ' + o.id + ' is new or changed and not analysed yet; run `tripartite analyze`, then '
