@@ -49,13 +49,13 @@ def settings_of(env: dict, **extra: str):
 
 
 @contextmanager
-def serving(env: dict, token: str | None = None):
+def serving(env: dict, token: str | None = None, offline: bool = False):
     """The page's app on a free loopback port, in a thread, as `tripartite ui` serves it."""
     import uvicorn
 
     from tripartite.serving.web.app import build_app
 
-    app, tools = build_app(settings_of(env), token)
+    app, tools = build_app(settings_of(env), token, offline=offline)
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -179,6 +179,20 @@ def test_read_only_and_a_token_beyond_loopback(demo, site):
         assert get(f"{url}//attacker.example/?token=a-long-ui-secret")[1]["Location"] == "/attacker.example/"
     refused = invoke(["ui", "--host", "0.0.0.0"], {**demo, "TRIPARTITE_UI_TOKEN": ""})
     assert refused.exit_code == 1 and refused.output.count("\n") == 1 and "TRIPARTITE_UI_TOKEN" in refused.output
+
+
+def test_the_question_box_calls_the_configured_llm_unless_offline(demo):
+    from fake_openai import FakeOpenAI
+
+    with FakeOpenAI() as llm:
+        env = {**demo, "OPENAI_BASE_URL": llm.base_url, "OPENAI_API_KEY": "fake-key-for-the-fake-server",
+               "TRIPARTITE_LLM_MODEL": "fake-chat", "TRIPARTITE_LLM_CACHE": demo["TRIPARTITE_LLM_CACHE"] + ".ui"}
+        with serving(env, offline=True) as url:
+            status, _, body = get(f"{url}/ask?q=" + QUESTION.replace(" ", "+"))
+            assert status == 200 and body.count('class="builder"') == 5 and llm.chat_requests() == []
+        with serving(env) as url:
+            assert get(f"{url}/ask?q=" + QUESTION.replace(" ", "+"))[0] == 200
+            assert llm.chat_requests()  # local's keywords, global's map step, tripartite's reading
 
 
 @pytest.fixture(scope="module")

@@ -17,8 +17,10 @@ from tripartite.infra.errors import TripartiteError
 @click.option("--port", type=click.IntRange(1, 65535), default=8770, show_default=True, help="The port to serve on.")
 @click.option("--browser", "browser", metavar="URL", default=None,
               help="Neo4j Browser's address for the page's links (default: the Bolt host, the local server's HTTP port).")
+@click.option("--offline", is_flag=True,
+              help="The question box's builders read questions offline even when an LLM is configured (no LLM calls).")
 @pass_app
-def ui_command(app: App, host: str, port: int, browser: str | None) -> None:
+def ui_command(app: App, host: str, port: int, browser: str | None, offline: bool) -> None:
     """Serve a read-only web page that explains prompts: an object's text with its concepts
     marked, its prompt, why each extract was chosen (w, P_c, alpha, beta, floor), each concept's
     distribution of w, and a question box that runs the five builders side by side.
@@ -40,9 +42,11 @@ def ui_command(app: App, host: str, port: int, browser: str | None) -> None:
             raise TripartiteError(f"cannot serve on {host}:{port} ({exc.strerror}); choose another with --port") from None
 
     def ready(url: str) -> None:
-        click.echo(f"serving the explanation page at {url}" + (" (token required)" if token else "")
+        calls = "" if offline or not app.settings.llm.configured else \
+            f"; the question box calls the configured LLM ({app.settings.llm.model}; --offline does not)"
+        click.echo(f"serving the explanation page at {url}" + (" (token required)" if token else "") + calls
                    + "; Ctrl-C stops it", err=True)
-    serve(app.settings, host, port, token, browser, ready=ready)
+    serve(app.settings, host, port, token, browser, ready=ready, offline=offline)
 
 
 COMMANDS = [ui_command]

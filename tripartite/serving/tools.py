@@ -22,9 +22,10 @@ RETRY_SECONDS = 2.0  # how long a transaction is retried on transient errors (de
 
 
 class KnowledgeTools:
-    def __init__(self, settings: Settings, allow_writes: bool = False):
+    def __init__(self, settings: Settings, allow_writes: bool = False, offline: bool = False):
         self.settings = settings
         self.allow_writes = allow_writes
+        self.offline = offline  # the builders' LLM steps offline even when a model is configured
         self._graph = None
         self._embedder = None
         self._extracts_embedder = None
@@ -109,7 +110,7 @@ class KnowledgeTools:
                                                           "max_per_concept": chosen.max_per_concept,
                                                           "tokens_per_concept": chosen.tokens_per_concept or None})
             else:
-                with open_runner(self.settings, offline_provider(mode, None)) as runner:
+                with open_runner(self.settings, offline_provider(mode, None), offline=self.offline) as runner:
                     built = object_prompt(self.graph, object_id, mode, self.embedder, runner, None, max_tokens,
                                           search=self.settings.search)
             if built.question is None:  # every mode asks the object's plugin question (or the default)
@@ -133,7 +134,7 @@ class KnowledgeTools:
         check_question(question)
         chosen = self.settings.selection
         extracts = self.extracts_embedder if mode == "tripartite" else None
-        with self._database(), open_runner(self.settings, offline_provider(mode, extracts)) as runner:
+        with self._database(), open_runner(self.settings, offline_provider(mode, extracts), offline=self.offline) as runner:
             analyzer = question_analyzer(self.graph, extracts, runner) if mode == "tripartite" else None
             return question_prompt(self.graph, question, mode, self.embedder, runner, analyzer, max_tokens,
                                    chosen.alpha, chosen.beta, chosen.mode, search=self.settings.search)

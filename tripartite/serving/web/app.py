@@ -44,15 +44,16 @@ def _status(exc: Exception) -> int:
     return 409 if isinstance(exc, TripartiteError) else 500
 
 
-def build_app(settings: Settings, token: str | None = None, browser: str | None = None):
-    """The ASGI app and the tools it holds (close them when done)."""
+def build_app(settings: Settings, token: str | None = None, browser: str | None = None, offline: bool = False):
+    """The ASGI app and the tools it holds (close them when done); `offline`: the question box's
+    builders never call the configured LLM."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse
     from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
 
-    tools = KnowledgeTools(settings)
+    tools = KnowledgeTools(settings, offline=offline)
     links = BrowserLinks(settings, browser)
 
     async def run(work, as_json: bool = False):
@@ -142,12 +143,12 @@ def compare(tools: KnowledgeTools, question: str) -> list[tuple[str, object]]:
 
 
 def serve(settings: Settings, host: str, port: int, token: str | None = None, browser: str | None = None,
-          ready=None) -> None:
+          ready=None, offline: bool = False) -> None:
     """Serve the page at http://host:port/ until interrupted; `ready(url)` once it listens."""
     import uvicorn
 
     require_token_beyond_loopback(host, token)
-    app, tools = build_app(settings, token, browser)
+    app, tools = build_app(settings, token, browser, offline)
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False))
     if ready is not None:
         started = server.startup
