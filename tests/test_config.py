@@ -168,6 +168,18 @@ def test_secrets_never_printed(tmp_path):
     assert "s3cret-pw" not in result.output and "sk-very-secret" not in result.output
 
 
+def test_a_placeholder_key_masks_no_ordinary_word(tmp_path):
+    # Local model servers take any key, and "none" is a common one: it must not turn "concerns
+    # none of the loaded concepts" into "concerns *** of ..." in every message.
+    from tripartite.infra.secrets import redact
+
+    load_settings(env={"OPENAI_API_KEY": "none", "NEO4J_PASSWORD": "neo4j", "TRIPARTITE_CONFIG": ""}, cwd=tmp_path)
+    line = "object 'x' was analysed and concerns none of the loaded concepts; see neo4j"
+    assert redact(line) == line
+    load_settings(env={"OPENAI_API_KEY": "a-real-looking-key-7Qx2", "TRIPARTITE_CONFIG": ""}, cwd=tmp_path)
+    assert redact("the server said: a-real-looking-key-7Qx2 is invalid") == "the server said: *** is invalid"
+
+
 @pytest.mark.parametrize("variable, value, message", [
     ("TRIPARTITE_LLM_TIMEOUT", "fast", "TRIPARTITE_LLM_TIMEOUT='fast' is not a number"),
     ("TRIPARTITE_LLM_TIMEOUT", "0", "TRIPARTITE_LLM_TIMEOUT=0.0 is out of range"),

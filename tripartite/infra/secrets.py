@@ -17,7 +17,10 @@ from urllib.parse import parse_qsl, urlsplit
 
 MASK = "***"
 STORED_ERROR_CHARS = 300   # an error text kept on a chunk or object (Chunk.analysis_error, ...)
-_SHORTEST = 4              # shorter "secrets" (an empty or toy password) would mask ordinary words
+# Shorter "secrets" would mask ordinary words wherever they appear: the placeholder keys local
+# model servers take ("none", "ollama", "EMPTY", "dummy") and toy passwords. Neo4j 5 asks for 8
+# characters at least, and API keys are longer; anything shaped like a credential is masked anyway.
+_SHORTEST = 8
 
 _known: set[str] = set()
 _lock = threading.Lock()
