@@ -61,6 +61,19 @@ def unit(rng, n):
     return v / np.linalg.norm(v, axis=1, keepdims=True)
 
 
+def bench_data(rng, args):
+    """The benchmark's data from `rng` (seed 11): concepts, chunks, objects, each concept's
+    chunks with its extracts' vectors, each object's concepts, and the objects' extract vectors."""
+    concepts = [f"k{i:02d}" for i in range(args.concepts)]
+    chunks = [f"t{i:05d}" for i in range(args.chunks)]
+    objects = [f"o{i:04d}" for i in range(args.objects)]
+    mentions = {c: (sorted(rng.choice(chunks, args.chunks_per_concept, replace=False).tolist()), None) for c in concepts}
+    mentions = {c: (ids, unit(rng, len(ids))) for c, (ids, _) in mentions.items()}
+    per_object = {o: sorted(rng.choice(concepts, args.per_object, replace=False).tolist()) for o in objects}
+    concern_vec = {(o, c): v for o in objects for c, v in zip(per_object[o], unit(rng, args.per_object))}
+    return concepts, chunks, objects, mentions, per_object, concern_vec
+
+
 def write_candidates(driver, concepts, chunks, objects, mentions, concern_vec) -> None:
     """The benchmark's graph: concepts, chunks in documents of 100 (one section each), objects,
     each concept's extracts on its chunks and each object's on its concepts, with their vectors."""
@@ -194,13 +207,7 @@ def main() -> None:
     args = parser.parse_args()
     rng = np.random.default_rng(11)
     settings = load_settings(env={})
-    concepts = [f"k{i:02d}" for i in range(args.concepts)]
-    chunks = [f"t{i:05d}" for i in range(args.chunks)]
-    objects = [f"o{i:04d}" for i in range(args.objects)]
-    mentions = {c: (sorted(rng.choice(chunks, args.chunks_per_concept, replace=False).tolist()), None) for c in concepts}
-    mentions = {c: (ids, unit(rng, len(ids))) for c, (ids, _) in mentions.items()}
-    per_object = {o: sorted(rng.choice(concepts, args.per_object, replace=False).tolist()) for o in objects}
-    concern_vec = {(o, c): v for o in objects for c, v in zip(per_object[o], unit(rng, args.per_object))}
+    concepts, chunks, objects, mentions, per_object, concern_vec = bench_data(rng, args)
     candidates = sum(len(mentions[c][0]) for o in objects for c in per_object[o])
     times: dict[str, float] = {}
     steps: dict[str, list] = {}

@@ -27,7 +27,7 @@ from contextlib import nullcontext
 import numpy as np
 from neo4j import GraphDatabase
 
-from selection_bench import unit, write_candidates
+from selection_bench import bench_data, write_candidates
 from throwaway import free_port, throwaway_server
 
 from tripartite.infra import migrations
@@ -59,13 +59,7 @@ def main() -> None:
     args = parser.parse_args()
     rng = np.random.default_rng(11)  # the selection benchmark's data
     settings = load_settings(env={})
-    concepts = [f"k{i:02d}" for i in range(args.concepts)]
-    chunks = [f"t{i:05d}" for i in range(args.chunks)]
-    objects = [f"o{i:04d}" for i in range(args.objects)]
-    mentions = {c: (sorted(rng.choice(chunks, args.chunks_per_concept, replace=False).tolist()), None) for c in concepts}
-    mentions = {c: (ids, unit(rng, len(ids))) for c, (ids, _) in mentions.items()}
-    per_object = {o: sorted(rng.choice(concepts, args.per_object, replace=False).tolist()) for o in objects}
-    concern_vec = {(o, c): v for o in objects for c, v in zip(per_object[o], unit(rng, args.per_object))}
+    concepts, chunks, objects, mentions, per_object, concern_vec = bench_data(rng, args)
     candidates = sum(len(mentions[c][0]) for o in objects for c in per_object[o])
 
     with (nullcontext((args.uri, None)) if args.uri else throwaway_server(settings)) as (uri, _home):
