@@ -49,7 +49,7 @@ def test_phrases_are_cleaned_to_what_they_name():
 def test_offline_phrases_keep_terms_a_heading_names_and_drop_generic_names():
     """'stroke' can be a verb, so only a heading makes it a concept; generic nouns, proper
     names and a line every document repeats give none; 'risk of stroke' counts as stroke."""
-    from tripartite.drafting.offline import gather, ranked
+    from tripartite.drafting.phrases import gather, ranked
 
     chunks = []
     for d, document in enumerate(["Atrial Fibrillation", "Heart Failure", "High Blood Pressure"]):

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from tripartite.infra.llm.schemas import array, budget, obj, string
 from tripartite.infra.llm.tasks import InvalidAnswer, JsonTask, load_json
-from tripartite.drafting.offline import MAX_PLACES, place, unique_key
+from tripartite.drafting.offline import unique_key
+from tripartite.drafting.phrases import MAX_PLACES, place
 
 DRAFT_SCHEMA = "ontology-draft-v1"
 DRAFT_SHAPE = ('{"classes": [{"name": "...", "concepts": [{"name": "...", "synonyms": ["..."], '
