@@ -8,16 +8,11 @@ import hmac
 from urllib.parse import parse_qsl, urlencode
 
 from tripartite.infra.errors import TripartiteError
+from tripartite.serving.mcp_server import is_loopback
 
 TOKEN_VARIABLE = "TRIPARTITE_UI_TOKEN"
 COOKIE = "tripartite_ui"
 LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
-
-
-def is_loopback(host: str) -> bool:
-    from tripartite.serving.mcp_server import is_loopback as loopback
-
-    return loopback(host)
 
 
 def require_token_beyond_loopback(host: str, token: str | None) -> None:

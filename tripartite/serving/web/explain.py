@@ -54,7 +54,9 @@ def explain_object(tools: KnowledgeTools, object_id: str) -> dict:
         if accounts and not any(row["candidates"] for row in accounts):
             raise TripartiteError(f"object {object_id!r} has no candidates: no chunk has an embedded extract for its "
                                   "concepts; run `tripartite analyze` (it reads the documents), then `tripartite select`")
-        concepts = [_account(row, details) for row in accounts]
+        numbers = {r["chunk_id"]: r["n"] for r in details["references"]}
+        by_concept = {c["concept_id"]: {e["chunk_id"]: e for e in c["evidence"]} for c in details["concepts"]}
+        concepts = [_account(row, details, numbers, by_concept.get(row["concept_id"], {})) for row in accounts]
         _name_blanket_anchors(concepts)
         _add_percentiles(graph, concepts)
         contexts = {row["chunk_id"]: row for row in contexts.result()}
@@ -62,11 +64,10 @@ def explain_object(tools: KnowledgeTools, object_id: str) -> dict:
             "details": details, "concepts": concepts, "contexts": contexts}
 
 
-def _account(row: dict, details: dict) -> dict:
-    """One concept's part of the page: its candidates with their numbers and reasons."""
+def _account(row: dict, details: dict, numbers: dict, in_prompt: dict) -> dict:
+    """One concept's part of the page: its candidates with their numbers and reasons
+    (`numbers`: each cited chunk's reference number; `in_prompt`: the concept's cited extracts)."""
     cid = row["concept_id"]
-    numbers = {r["chunk_id"]: r["n"] for r in details["references"]}
-    in_prompt = {e["chunk_id"]: e for c in details["concepts"] if c["concept_id"] == cid for e in c["evidence"]}
     paper = details["selection"] == "paper"
 
     def candidate(item: dict, selected: bool) -> dict:
