@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from conftest import cli_env, load_sample
 from fake_openai import FakeOpenAI
 from tripartite.cli import cli
-from tripartite.selection.prompt import reference_trail
+from tripartite.lexical.trails import reference_label
 
 pytestmark = pytest.mark.neo4j
 
@@ -93,7 +93,7 @@ def test_a_budget_no_extract_fits_is_said_not_hidden(selected):
     assert bare["references"] == [] and bare["tokens"] > 50 and bare["dropped"] > 0
     assert f"the prompt is {bare['tokens']:,} tokens, over the budget of 50" in bare["note"]
     assert "(no reference extract is included)" in bare["prompt"] and "References:" not in bare["prompt"]
-    assert "numbers in brackets" not in bare["prompt"]
+    assert "what the references [n] say" not in bare["prompt"]
     text = invoke(["prompt", "patient-b", "--max-tokens", "50"], selected)
     assert text.exit_code == 0 and "note: the prompt is" in text.stderr
     room = json.loads(invoke(["prompt", "patient-b", "--format", "json", "--max-tokens", str(bare["tokens"] + 5)],
@@ -101,7 +101,7 @@ def test_a_budget_no_extract_fits_is_said_not_hidden(selected):
     assert room["tokens"] <= bare["tokens"] + 5 and not room["references"]
     assert room["note"].startswith("no reference extract fits the budget")
     whole = json.loads(invoke(["prompt", "patient-b", "--format", "json"], selected).output)
-    assert whole["references"] and "note" not in whole and "numbers in brackets" in whole["prompt"]
+    assert whole["references"] and "note" not in whole and "what the references [n] say" in whole["prompt"]
 
 
 def test_rag_baseline_top_k_and_min_score(selected):
@@ -147,7 +147,7 @@ def test_ask_sends_the_prompt_and_prints_references(selected):
                                     "Should she get a blood thinner?"], env).output)
         assert user["content"] == prompt["prompt"].rstrip("\n")
         printed = result.output.split("References:\n", 1)[1].strip().splitlines()
-        assert printed == [f"[{r['n']}] {reference_trail(r)} (chunk {r['chunk_id']})"
+        assert printed == [f"[{r['n']}] {reference_label(r)} (chunk {r['index']})"
                            for r in prompt["references"]]
         again = invoke(["ask", "patient-b", "--question", "Should she get a blood thinner?"], env)
         assert again.output == result.output and len(server.chat_requests()) == 1  # cached

@@ -158,8 +158,8 @@ def test_every_builder_takes_a_question(sample, mode):
     body, _, listed = result["prompt"].rpartition("References:\n")
     assert {int(n) for n in re.findall(r"\[(\d+)\]", body)} <= {r["n"] for r in result["references"]}
     for ref in result["references"]:
-        assert set(ref) == {"n", "chunk_id", "document", "section_path"} and ref["document"]
-        assert f"(chunk {ref['chunk_id']})" in listed
+        assert set(ref) == {"n", "chunk_id", "document", "section_path", "index"} and ref["document"]
+        assert f"(chunk {ref['index']})" in listed
     assert _objects(sample) == before  # a question never becomes a stored object
 
 

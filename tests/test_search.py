@@ -34,7 +34,8 @@ def citations_have_references(result: dict) -> None:
     assert cited <= set(numbers)
     for ref in result["references"]:
         assert ref["document"] and isinstance(ref["section_path"], list)
-        assert re.search(rf"^\[{ref['n']}\] .*\(chunk {re.escape(ref['chunk_id'])}\)$", listed, re.MULTILINE)
+        assert isinstance(ref["index"], int)  # the chunk's place in its document, as the line names it
+        assert re.search(rf"^\[{ref['n']}\] .*\(chunk {ref['index']}\)$", listed, re.MULTILINE)
 
 
 # Units: keywords, the layout's budget, the map step.

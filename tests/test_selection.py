@@ -499,8 +499,9 @@ def test_prompt_json_shape(selection_db, neo4j_target, tmp_path):
     assert [(e["chunk_id"], e["reason"]) for e in evidence] == [("t0", "alpha"), ("t1", "beta")]
     assert evidence[0]["section_path"] == ["Doc", "Part"] and evidence[0]["p"] == 1.0
     assert "[1] c0 in t0" in data["prompt"] and "References:" in data["prompt"]
-    assert data["references"] == [{"n": 1, "chunk_id": "t0", "document": "Doc", "section_path": ["Doc", "Part"]},
-                                  {"n": 2, "chunk_id": "t1", "document": "Doc", "section_path": ["Doc", "Part"]}]
+    assert data["references"] == [{"n": 1, "chunk_id": "t0", "document": "Doc", "section_path": ["Doc", "Part"], "index": 0},
+                                  {"n": 2, "chunk_id": "t1", "document": "Doc", "section_path": ["Doc", "Part"], "index": 1}]
+    assert "[1] Doc > Part (chunk 0)" in data["prompt"]  # the chunk's place names it; the JSON gives its id
     assert [e["n"] for c in data["concepts"] for e in c["evidence"]] == [1, 2, 2]  # t1 keeps its number under c1
 
 
@@ -583,7 +584,7 @@ def budget_reference(concerns, mentions, texts, tokens, alpha, beta, fixed, max_
     of prompt_material.cypher written out again: drop first every extract that is not its
     concept's best, weakest first, then the best ones, weakest first, until the estimate fits.
     An extract costs its line (5) plus its text once per (chunk, text), else 3 for "(quoted
-    above)"; a chunk's reference line (8 + len(chunk id) // 2 without a document) goes with
+    above)"; a chunk's reference line (8 + 2 without a document) goes with
     the last extract citing it; concepts that share a summary share its line."""
     chosen = chosen_reference(concerns, mentions, alpha, beta, "floor")
     w = {k: v[0] for k, v in reference(concerns, mentions, alpha, beta).items()}
@@ -601,7 +602,7 @@ def budget_reference(concerns, mentions, texts, tokens, alpha, beta, fixed, max_
         last_of_chunk = {x["t"]: i for i, x in enumerate(order)}
         last_of_text = {(x["t"], texts[(x["c"], x["t"])]): i for i, x in enumerate(order)}
         savings = [5 + (tokens[(x["c"], x["t"])] if last_of_text[(x["t"], texts[(x["c"], x["t"])])] == i else 3)
-                   + ((8 + len(x["t"]) // 2) if last_of_chunk[x["t"]] == i else 0) for i, x in enumerate(order)]
+                   + (8 + 2 if last_of_chunk[x["t"]] == i else 0) for i, x in enumerate(order)]
         concepts = [c for (oo, c) in concerns if oo == o]
         summaries = {f"{o} about {c}" for c in concepts}
         base = fixed + sum(len(s) // 4 + 1 + 3 for s in summaries) + sum(len(c) // 4 + 2 for c in concepts)
@@ -669,6 +670,23 @@ def test_budget_never_takes_a_concepts_last_extract_while_another_has_two(select
         sizes.append(counts)
     assert (3, 1) in sizes and (1, 1) in sizes and (0, 0) in sizes
     assert sizes == sorted(sizes, key=lambda c: (-c[0] - c[1], -c[1]))  # monotone: a smaller budget keeps less
+
+
+def test_a_per_concept_budget_drops_extras_but_never_a_concepts_best_extract(selection_db):
+    # The floor's promise: a per-concept allowance (the default budget) trims the extras down to
+    # each concept's best extract however small it is; only an absolute max_tokens goes further.
+    clear(selection_db)
+    concerns = {("o0", "c0"): [1, 0, 0], ("o0", "c1"): [0, 1, 0]}
+    mentions = {("c0", "t0"): [1, 0, 0], ("c0", "t1"): [1, 1, 0], ("c0", "t2"): [1, 0, 1], ("c1", "t3"): [-1, 0, 0]}
+    write_graph(selection_db, concerns, mentions)
+    select(Graph(selection_db, "neo4j"), 0.5, 0.5)
+    best = prompted(selection_db, ["o0"], "floor", max_per_concept=1)
+    for allowance in (0, 1, 10, 20):
+        kept = prompted(selection_db, ["o0"], "floor", tokens_per_concept=allowance, fixed_tokens=0)
+        assert kept == best  # every concept keeps exactly its best extract
+    roomy = prompted(selection_db, ["o0"], "floor", tokens_per_concept=400, fixed_tokens=0)
+    assert len(roomy[("o0", "c0")]) == 3
+    assert prompted(selection_db, ["o0"], "floor", max_tokens=1, fixed_tokens=0) == {}
 
 
 def test_select_concurrency_defaults_to_the_servers_processors(selection_db, neo4j_target, tmp_path):

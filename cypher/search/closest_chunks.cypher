@@ -7,5 +7,5 @@ CALL db.index.vector.queryNodes('chunk_embedding', 4 * $limit, $vector) YIELD no
 WITH t, score ORDER BY score DESC, t.id LIMIT $limit
 MATCH (t)-[:FROM_DOCUMENT]->(d:Document)
 OPTIONAL MATCH (s:Section {id: t.section_id})
-RETURN t.id AS chunk_id, t.text AS text, d.title AS document, s.path AS section_path, score, t.token_count AS tokens
+RETURN t.id AS chunk_id, t.text AS text, d.title AS document, s.path AS section_path, t.index AS index, score, t.token_count AS tokens
 ORDER BY score DESC, chunk_id;

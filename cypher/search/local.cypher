@@ -45,7 +45,7 @@ CALL (seeds) {
   LIMIT $chunk_limit
   MATCH (t)-[:FROM_DOCUMENT]->(d:Document)
   OPTIONAL MATCH (s:Section {id: t.section_id})
-  RETURN collect({chunk_id: t.id, text: t.text, document: d.title, section_path: s.path, mentions: mentions,
+  RETURN collect({chunk_id: t.id, text: t.text, document: d.title, section_path: s.path, index: t.index, mentions: mentions,
                   tokens: t.token_count}) AS chunks
 }
 CALL (seeds) {

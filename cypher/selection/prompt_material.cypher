@@ -10,7 +10,9 @@
 //   $max_tokens         when set, a budget for the whole prompt: the weakest extracts are dropped
 //                       first, and no concept loses its last one while another still has two.
 //   $tokens_per_concept without $max_tokens, the budget is this many tokens per concept of the
-//                       object (plus $fixed_tokens): prompts grow with what the object raises.
+//                       object (plus $fixed_tokens): prompts grow with what the object raises. It
+//                       drops only extras: every concept keeps its best extract (the floor's
+//                       promise); only an absolute $max_tokens takes a concept's last one.
 //                       Sizes are the extracts' stored token counts (cl100k_base), a reference
 //                       line per cited chunk and $fixed_tokens for the question and headings;
 //                       the CLI measures the laid-out prompt and asks again if it is still over.
@@ -34,8 +36,10 @@ CALL (o, c) {
   RETURN collect({concept_id: c.id, chunk_id: t.id, rank: rank, w: e.w, reason: e.reason,
                   text: m.summary, document: d.title, document_id: d.id, section_path: s.path, index: t.index,
                   text_tokens: coalesce(m.tokens, size(m.summary) / 4 + 1),
-                  reference_tokens: 8 + (size(coalesce(d.title, '')) + size(reduce(p = '', x IN coalesce(s.path, [])[CASE WHEN s.path[0] = d.title THEN 1 ELSE 0 END..] | p + x + ' > '))) / 4
-                                    + size(t.id) / 2}) AS items
+                  // its line names the document and the chunk's own section (reference_line)
+                  reference_tokens: 8 + (size(coalesce(d.title, ''))
+                                         + CASE WHEN size(coalesce(s.path, [])) > CASE WHEN s.path[0] = d.title THEN 1 ELSE 0 END
+                                                THEN size(s.path[-1]) + 3 ELSE 0 END) / 4 + 2}) AS items
 }
 WITH o, collect({concept: c, summary: oc.summary, items: items, name_tokens: size(c.name) / 4 + 2,
                  summary_tokens: coalesce(oc.tokens, size(oc.summary) / 4 + 1) + 3}) AS rows
@@ -72,13 +76,16 @@ WITH o, rows, budget, drop_order,
         + CASE WHEN i IN reference_carriers THEN drop_order[i].reference_tokens ELSE 0 END] AS savings,
      coalesce($fixed_tokens, 0) + summary_tokens + reduce(n = 0, row IN rows | n + row.name_tokens) AS base
 WITH o, rows, budget, drop_order, savings, base + reduce(n = 0, x IN savings | n + x) AS total
-// The fewest drops that bring the total within the budget ([saved so far, drops needed]).
+// The fewest drops that bring the total within the budget ([saved so far, drops needed]); a
+// per-concept budget stops before the concepts' best extracts (the end of the drop order).
+WITH o, rows, budget, drop_order, savings, total,
+     CASE WHEN $max_tokens IS NULL THEN size([x IN drop_order WHERE x.rank > 0]) ELSE size(drop_order) END AS droppable
 WITH o, rows, budget, drop_order,
      CASE WHEN budget IS NULL OR total <= budget THEN 0
-          ELSE coalesce(reduce(state = [0, null], i IN range(0, size(drop_order) - 1) |
+          ELSE coalesce(reduce(state = [0, null], i IN range(0, droppable - 1) |
                  CASE WHEN state[1] IS NOT NULL THEN state
                       ELSE [state[0] + savings[i], CASE WHEN total - state[0] - savings[i] <= budget THEN i + 1 END]
-                 END)[1], size(drop_order)) END AS dropped
+                 END)[1], droppable) END AS dropped
 WITH o, rows, budget, dropped, [x IN drop_order[..dropped] | [x.concept_id, x.chunk_id]] AS dropped_keys
 UNWIND rows AS row
 WITH o, budget, dropped, row.concept AS c, row.summary AS summary,
@@ -87,7 +94,7 @@ CALL (cited) {
   UNWIND cited AS x
   WITH x ORDER BY x.document_id, x.index
   RETURN collect({chunk_id: x.chunk_id, document: x.document, document_id: x.document_id,
-                  section_path: x.section_path, text: x.text, w: x.w, reason: x.reason}) AS evidence
+                  section_path: x.section_path, index: x.index, text: x.text, w: x.w, reason: x.reason}) AS evidence
 }
 // The question its prompt asks: the plugin's of the concept's ontology, when it has one.
 OPTIONAL MATCH (ontology:Ontology {id: c.ontology})

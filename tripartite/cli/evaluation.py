@@ -71,7 +71,7 @@ def mode_list(ctx, param, value: str) -> tuple[str, ...]:
               callback=number_list(float, "--sweep-beta", low=0, high=1))
 @click.option("--sweep-max-tokens", default="none,800,1200", show_default=True,
               callback=budget_list("--sweep-max-tokens"), help="Absolute budgets of the sweep ('none': no budget).")
-@click.option("--sweep-tokens-per-concept", default="90,110,130", show_default=True,
+@click.option("--sweep-tokens-per-concept", default="50,70,90", show_default=True,
               callback=budget_list("--sweep-tokens-per-concept"), help="Per-concept budgets of the sweep.")
 @click.option("--search", "searches", default="local,global", show_default=True, callback=search_list,
               help="Also measure DB-GPT's GraphRAG prompts, local and global search over the triplet graph, which "

@@ -56,7 +56,7 @@ def _forget_tuned(app: App) -> dict:
 @click.option("--beta", "betas", default="0.3,0.5", show_default=True, callback=number_list(float, "--beta", low=0, high=1))
 @click.option("--max-tokens", "absolute", default="none,600,800,1000,1500", show_default=True,
               callback=budget_list("--max-tokens"), help="Absolute budgets to try ('none': no budget).")
-@click.option("--tokens-per-concept", "per_concept", default="90,100,110,120,130,150", show_default=True,
+@click.option("--tokens-per-concept", "per_concept", default="50,60,70,80,90,110", show_default=True,
               callback=budget_list("--tokens-per-concept"), help="Per-concept budgets to try.")
 @click.option("--selection", "mode", type=click.Choice(["floor", "paper"]), default="floor", show_default=True)
 @click.option("--coverage", "coverage_floor", type=FINITE, default=0.9, show_default=True, callback=probability("--coverage"),

@@ -259,9 +259,12 @@ class Verdict:
     median_reach: float | None
     best_rag_method: str
     density_ratio: float          # the variant's median density over the best RAG setting's
-    token_target: float = 1500
-    ratio_target: float = 2.0
+    median_coverage: float = 0.0
+    # The targets of the object prompt (issue 49 raised them from 1,500 tokens and 2x).
+    token_target: float = 600
+    ratio_target: float = 3.5
     reach_target: float = 0.9
+    coverage_target: float = 0.9
 
     @property
     def tokens_ok(self) -> bool:
@@ -276,8 +279,12 @@ class Verdict:
         return self.median_reach is not None and self.median_reach >= self.reach_target
 
     @property
+    def coverage_ok(self) -> bool:
+        return self.median_coverage >= self.coverage_target
+
+    @property
     def met(self) -> bool:
-        return self.tokens_ok and self.ratio_ok and self.reach_ok
+        return self.tokens_ok and self.ratio_ok and self.reach_ok and self.coverage_ok
 
 
 def verdicts_of(summaries: list[Summary]) -> list[Verdict]:
@@ -285,7 +292,7 @@ def verdicts_of(summaries: list[Summary]) -> list[Verdict]:
     rag = [s for s in summaries if is_rag(s.method)]
     best = max(rag, key=lambda s: s.median_density)
     return [Verdict(ours.method, ours.median_tokens, ours.median_reach, best.method,
-                    _ratio(ours.median_density, best.median_density))
+                    _ratio(ours.median_density, best.median_density), ours.median_coverage)
             for ours in summaries if is_tripartite(ours.method)]
 
 

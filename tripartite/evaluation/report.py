@@ -46,7 +46,8 @@ def verdict_lines(verdicts: list[Verdict]) -> list[str]:
         return "met" if ok else "NOT met"
 
     return [f"- {v.method}: median prompt {v.median_tokens:,.0f} tokens (target <= {v.token_target:,.0f}: "
-            f"{mark(v.tokens_ok)}); {_percent(v.median_reach)} of RAG top-{REACH_K}'s reach (target >= "
+            f"{mark(v.tokens_ok)}); coverage {_percent(v.median_coverage)} (target >= {_percent(v.coverage_target)}: "
+            f"{mark(v.coverage_ok)}); {_percent(v.median_reach)} of RAG top-{REACH_K}'s reach (target >= "
             f"{_percent(v.reach_target)}: {mark(v.reach_ok)}); density {v.density_ratio:.2f}x the best RAG "
             f"setting's, {v.best_rag_method} (target >= {v.ratio_target:g}x: {mark(v.ratio_ok)})."
             for v in verdicts]
@@ -98,7 +99,7 @@ def write_json(path: Path, context: dict, summaries: list[Summary], verdicts: li
     data = {**context, "definitions": DEFINITIONS,
             "summary": [asdict(s) for s in summaries],
             "targets": [{**asdict(v), "tokens_ok": v.tokens_ok, "ratio_ok": v.ratio_ok, "reach_ok": v.reach_ok,
-                         "met": v.met} for v in verdicts],
+                         "coverage_ok": v.coverage_ok, "met": v.met} for v in verdicts],
             "objects": [{**asdict(m), "coverage": m.coverage, "reach": m.reach, "density": m.density}
                         for m in measurements],
             "sweep": [asdict(p) for p in points]}

@@ -75,7 +75,7 @@ class SelectionSettings:
     alpha: Probability = 0.9            # select a candidate when P_c(w) > alpha
     beta: Probability = 0.5             # Markov blanket: a chunk's other candidates when P_c(w) > beta
     max_tokens: Positive | None = None  # the prompt's token budget (None: tokens_per_concept decides)
-    tokens_per_concept: Positive | None = 110  # without max_tokens: this many tokens per concept of the object
+    tokens_per_concept: Positive | None = 70  # without max_tokens: this many tokens per concept of the object
     max_per_concept: Positive | None = None    # each concept's best N extracts (None: no cap)
     question: str = ""                  # "" asks the object's plugin, then ontology.plugins.GENERIC_QUESTION
     # select's concurrent transactions (None: the server's processors)

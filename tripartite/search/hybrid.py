@@ -273,7 +273,7 @@ def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens
             took(pending, item)
     text = packing.text()
     references = [{"n": n, "chunk_id": e["chunk"]["chunk_id"], "document": e["chunk"]["document"],
-                   "section_path": e["chunk"]["section_path"] or []}
+                   "section_path": e["chunk"]["section_path"] or [], "index": e["chunk"].get("index")}
                   for n, e in enumerate(packing.chunks.values(), start=1)]
     tokens = count_tokens(text)
     material = "\n".join([c["summary"] for c in packing.communities]

@@ -87,7 +87,8 @@ class SearchPrompt:
         return reference_line(n, chunk)
 
     def references(self) -> list[dict]:
-        return [{"n": n, "chunk_id": c["chunk_id"], "document": c["document"], "section_path": c["section_path"] or []}
+        return [{"n": n, "chunk_id": c["chunk_id"], "document": c["document"], "section_path": c["section_path"] or [],
+                 "index": c.get("index")}
                 for n, c in enumerate(self.sources, start=1)]
 
     def material(self) -> str:

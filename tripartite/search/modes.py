@@ -31,7 +31,8 @@ def _subject(graph: Graph, object_id: str, question: str | None) -> tuple[dict, 
 def chunk_trails(graph: Graph, chunk_ids: list[str]) -> list[dict]:
     """Numbered references for chunks, traced to Document > Section."""
     rows = graph.run("search/chunk_trails", chunk_ids=chunk_ids)
-    return [{"n": n, "chunk_id": r["chunk_id"], "document": r["document"], "section_path": r["section_path"] or []}
+    return [{"n": n, "chunk_id": r["chunk_id"], "document": r["document"], "section_path": r["section_path"] or [],
+             "index": r["index"]}
             for n, r in enumerate(rows, start=1)]
 
 

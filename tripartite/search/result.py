@@ -17,6 +17,8 @@ class Reference(BaseModel):
     chunk_id: str = Field(description="The chunk quoted; trace_chunk gives its full text and place.")
     document: str
     section_path: list[str] = Field(description="The sections above the chunk, outermost first.")
+    index: int | None = Field(default=None, description="The chunk's place in its document (0 first), as the prompt's "
+                                                        "reference line names it.")
 
 
 class PromptResult(BaseModel):
@@ -38,7 +40,7 @@ class PromptResult(BaseModel):
     def of(cls, built: dict, mode: str, material: str = "", shown: dict | None = None, **about: Any) -> "PromptResult":
         """A builder's dict as the result; `shown` is its own form (default: the dict itself)."""
         references = [Reference(n=r["n"], chunk_id=r["chunk_id"], document=r.get("document") or "",
-                                section_path=list(r.get("section_path") or [])) for r in built.get("references", [])]
+                                section_path=list(r.get("section_path") or []), index=r.get("index")) for r in built.get("references", [])]
         concepts = [c["name"] if isinstance(c, dict) else str(c) for c in built["concepts"]] \
             if mode == "tripartite" and isinstance(built.get("concepts"), list) else None
         result = cls(mode=mode, question=about.get("question", built.get("question")),

@@ -4,8 +4,10 @@ text and JSON, and checks the laid-out prompt against the budget.
 
 Layout: the question; then the object's concepts, each with what the object says about it
 and the extracts the references say about it. Concepts for which the object says the very
-same thing are one item; a chunk cited under several concepts is quoted once and then only
-referenced by its number; references are numbered once per chunk.
+same thing are one item; a sentence of the object said under an earlier item is pointed to
+("as in 2"), not repeated; a chunk cited under several concepts is quoted once and then only
+referenced by its number; references are numbered once per chunk and name the chunk by its
+place in the document (the JSON form gives its id).
 """
 from __future__ import annotations
 
@@ -19,16 +21,17 @@ from tripartite.infra.quoting import quote
 from tripartite.infra.secrets import bounded
 from tripartite.infra.tokens import count_prompt_tokens, count_tokens
 from tripartite.lexical.sentences import sentences_of
-from tripartite.lexical.trails import path_below_title, reference_trail
+from tripartite.lexical.trails import path_below_title, reference_label
 from tripartite.selection.constants import SELECTIONS
 from tripartite.selection.engine import Engine, for_prompts
 
 # A prompt's preamble says what its items hold; one that cites nothing (a budget no extract fits,
 # or documents silent on the object's concepts) does not announce references.
-REFERENCES_CLAUSE = (", and what the reference documents say about that concept (numbers in brackets point to the "
-                     "references).")
+REFERENCES_CLAUSE = ", then what the references [n] say."
 NO_REFERENCES_CLAUSE = " (no reference extract is included)."
-PREAMBLE = "Object {object_id}: what it says about each concept" + REFERENCES_CLAUSE
+PREAMBLE = "Object {object_id}, concept by concept: what it says" + REFERENCES_CLAUSE
+# What the offline provider puts between the passages of one extract.
+PASSAGE_SEPARATOR = " • "
 
 
 class NoPrompt(TripartiteError):
@@ -119,7 +122,7 @@ def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None,
     """The prompt for one object, as build_prompt gives it. The question is the one given,
     else the one of the object's ontology plugin, else a generic one. The budget is
     max_tokens, else tokens_per_concept for each concept of the object (plus the question
-    and headings), else none. The script fits its size estimate to the budget; the laid-out
+    and headings), else none; only max_tokens may take a concept's last extract. The script fits its size estimate to the budget; the laid-out
     prompt is then measured, and the script's budget searched for the largest prompt that fits.
     Each extract's P_c(w) goes into the JSON form unless `percentiles` is False (the text does
     not show it, and it costs a query). `codes` names the concepts' codes to print beside their
@@ -129,14 +132,14 @@ def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None,
     budgeted = max_tokens is not None or tokens_per_concept is not None
     named_codes: dict[str, list[str]] | None = None
 
-    def material(budget: int | None) -> list[dict]:
+    def material(budget: int | None, per_concept: int | None = tokens_per_concept) -> list[dict]:
         nonlocal question
         if question is None and budgeted:  # its size is part of the budget: know it first
             found = graph.one("objects/object_question", object_id=object_id)
             question = question_or_default(None, found["question"] if found else None)
         fixed = count_tokens(f"Question: {question or ''}\n\n{PREAMBLE.format(object_id=object_id)}\n\nReferences:\n") \
             if budget is not None or tokens_per_concept is not None else 0
-        return prompt_material(graph, object_id, max_per_concept, selection, budget, fixed, tokens_per_concept)
+        return prompt_material(graph, object_id, max_per_concept, selection, budget, fixed, per_concept)
 
     def laid_out(rows: list[dict]) -> tuple[dict, int, int | None]:
         nonlocal question, named_codes
@@ -160,9 +163,13 @@ def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None,
             raise
         made = freshness.result()
     alpha, beta = made["alpha"], made["beta"]
-    built, dropped, max_tokens = laid_out(rows)
+    built, dropped, budget = laid_out(rows)
     if max_tokens is not None:
-        built = _fitted(built, dropped, max_tokens, lambda budget: laid_out(material(budget)))
+        built = _fitted(built, dropped, budget, lambda tried: laid_out(material(tried)))
+    elif budget is not None:  # per concept: the search moves the allowance, which never takes a best extract
+        concepts, fixed = len(rows), budget - tokens_per_concept * len(rows)
+        built = _fitted(built, dropped, budget,
+                        lambda tried: laid_out(material(None, max(0, (tried - fixed) // concepts))))
     if percentiles:
         add_percentiles(graph, built)
     notes = [budget_note(built, max_tokens)] if max_tokens is not None and (
@@ -234,9 +241,10 @@ def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float |
     numbers: dict[str, int] = {}        # a chunk keeps one reference number
     quoted: dict[str, set[str]] = {}    # the sentences of each chunk already in the prompt
     evidence: dict[int, list[dict]] = {}  # each row's extracts as the JSON form lists them
+    said: dict[str, int] = {}  # each sentence of the object already in the prompt, and the item saying it
     lines = [f"Question: {quote(question)}", "", preamble or PREAMBLE.format(object_id=object_id), ""]
     for n, group in enumerate(_grouped(rows), start=1):
-        lines.append(f"{n}. {', '.join(named(row) for row in group)}: {quote(group[0]['summary'] or '')}")
+        lines.append(f"{n}. {', '.join(named(row) for row in group)}{object_says(group[0]['summary'] or '', n, said)}")
         for row in group:
             label = f"({row['name']}) " if len(group) > 1 else ""
             cited = evidence[id(row)] = []
@@ -244,7 +252,7 @@ def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float |
                 chunk_id = item["chunk_id"]
                 if chunk_id not in numbers:
                     references.append({"n": len(references) + 1, "chunk_id": chunk_id, "document": item["document"],
-                                       "section_path": item["section_path"] or []})
+                                       "section_path": item["section_path"] or [], "index": item.get("index")})
                     numbers[chunk_id] = len(references)
                 seen = quoted.setdefault(chunk_id, set())
                 new = [s for s in quoted_sentences(item["text"] or "") if s not in seen]
@@ -286,9 +294,27 @@ def add_percentiles(graph: Graph, built: dict) -> None:
             extract["p"] = found.get((concept["concept_id"], extract["w"]))
 
 
+def object_says(summary: str, n: int, said: dict[str, int]) -> str:
+    """What item n says the object says, after its concepts' names: the sentences no earlier item
+    quoted, and "as in 2" for those item 2 did (recorded in `said`)."""
+    passages = [s for part in summary.split(PASSAGE_SEPARATOR) for s in quoted_sentences(part.strip())]
+    new = [s for s in dict.fromkeys(passages) if s not in said]
+    earlier = sorted({said[s] for s in passages if s in said})
+    for sentence in new:
+        said[sentence] = n
+    joiner = PASSAGE_SEPARATOR if PASSAGE_SEPARATOR in summary else " "
+    pointer = f"as in {', '.join(map(str, earlier))}" if earlier else ""
+    if not new:
+        return f": {pointer}." if pointer else ": "
+    return f"{f' ({pointer})' if pointer else ''}: {quote(joiner.join(new))}"
+
+
 def reference_line(n: int, ref: dict) -> str:
-    """A numbered reference as every prompt lists it: [n] Document > Section (chunk id)."""
-    return f"[{n}] {quote(reference_trail(ref))} (chunk {ref['chunk_id']})"
+    """A numbered reference as every prompt lists it: [n] Document > Section (chunk k), the chunk's
+    own section and k its place in the document (its id where the place is not known; the JSON
+    forms give both, and the whole section path)."""
+    where = ref.get("index") if ref.get("index") is not None else ref["chunk_id"]
+    return f"[{n}] {quote(reference_label(ref))} (chunk {where})"
 
 
 def top_section(ref: dict) -> tuple[str, str]:

@@ -101,7 +101,11 @@ final class PromptMaterial {
         Long budget = maxTokens != null ? maxTokens
                 : tokensPerConcept == null ? null : (fixedTokens == null ? 0 : fixedTokens) + tokensPerConcept * concepts.size();
         List<Item> dropOrder = budget == null ? List.of() : dropOrder(concepts);
-        int dropped = dropped(concepts, dropOrder, budget, fixedTokens == null ? 0 : fixedTokens);
+        // A per-concept budget drops only extras: every concept keeps its best extract (the
+        // floor's promise); only an absolute maxTokens takes a concept's last one.
+        int droppable = maxTokens != null ? dropOrder.size()
+                : (int) dropOrder.stream().filter(item -> item.rank() > 0).count();
+        int dropped = dropped(concepts, dropOrder, budget, fixedTokens == null ? 0 : fixedTokens, droppable);
         Set<List<String>> droppedKeys = new HashSet<>();
         for (Item item : dropOrder.subList(0, dropped)) {
             droppedKeys.add(List.of(item.conceptId(), item.chunkId()));
@@ -125,6 +129,7 @@ final class PromptMaterial {
                 extract.put("document", item.document());
                 extract.put("document_id", item.documentId());
                 extract.put("section_path", item.sectionPath());
+                extract.put("index", item.index());
                 extract.put("text", item.text());
                 extract.put("w", item.w());
                 extract.put("reason", item.reason());
@@ -176,7 +181,7 @@ final class PromptMaterial {
                 String text = (String) m.getProperty("summary", null);
                 items.add(new Item(conceptId, chunkIds[i], rank, ws[i], reasons[i], text, place.title(), place.documentId(),
                         place.path(), chunk.getProperty("index", null), tokens(m, text),
-                        referenceTokens(place.title(), place.path(), chunkIds[i])));
+                        referenceTokens(place.title(), place.path())));
             }
         }
         return items;
@@ -229,8 +234,10 @@ final class PromptMaterial {
         return order;
     }
 
-    /** The fewest drops that bring the prompt's estimated size within the budget. */
-    private static int dropped(List<Concept> concepts, List<Item> order, Long budget, long fixedTokens) {
+    /** The fewest drops (at most droppable, the head of the order) that bring the prompt's
+     *  estimated size within the budget. */
+    private static int dropped(List<Concept> concepts, List<Item> order, Long budget, long fixedTokens,
+                               int droppable) {
         if (budget == null) {
             return 0;
         }
@@ -261,13 +268,13 @@ final class PromptMaterial {
             return 0;
         }
         long saved = 0;
-        for (int i = 0; i < order.size(); i++) {
+        for (int i = 0; i < droppable; i++) {
             saved += savings[i];
             if (total - saved <= budget) {
                 return i + 1;
             }
         }
-        return order.size();
+        return droppable;
     }
 
     /** The question of the concept's ontology plugin, when it has one. */
@@ -284,16 +291,16 @@ final class PromptMaterial {
         return stored instanceof Number n ? n.longValue() : size(text) / 4 + 1;
     }
 
-    /** A reference line's size estimate: its trail below the document's title and the chunk id. */
-    private static long referenceTokens(String title, List<String> path, String chunkId) {
-        long trail = 0;
+    /** A reference line's size estimate: the document, the chunk's own section and its place. */
+    private static long referenceTokens(String title, List<String> path) {
+        long section = 0;
         if (path != null) {
             int skip = !path.isEmpty() && title != null && title.equals(path.get(0)) ? 1 : 0;
-            for (String part : path.subList(skip, path.size())) {
-                trail += size(part) + 3;
+            if (path.size() > skip) {
+                section = size(path.get(path.size() - 1)) + 3;
             }
         }
-        return 8 + (size(title) + trail) / 4 + size(chunkId) / 2;
+        return 8 + (size(title) + section) / 4 + 2;
     }
 
     private static List<String> path(Object value) {

@@ -1,0 +1,45 @@
+"""How build_prompt lays an object's prompt out (no Neo4j: the material is given): what the
+object says is quoted once and pointed to after, and references name the document, the
+chunk's own section and its place."""
+from tripartite.selection.prompt import build_prompt, reference_line
+
+
+def extract(chunk_id: str, index: int, text: str, path: list[str]) -> dict:
+    return {"chunk_id": chunk_id, "index": index, "document": "Heart Failure", "document_id": "hf",
+            "section_path": path, "text": text, "w": 0.8, "reason": "alpha"}
+
+
+def row(concept: str, summary: str, evidence: list[dict]) -> dict:
+    return {"concept_id": concept.lower(), "name": concept, "summary": summary, "evidence": evidence}
+
+
+ROWS = [
+    row("Chest pain", "She denies chest pain or swelling. • Cardiovascular: Denies chest pain.",
+        [extract("hf:a1", 3, "Chest pain can mean angina.", ["Heart Failure", "Symptoms", "Chest pain"])]),
+    row("Swelling", "She denies chest pain or swelling. • Edema of both legs.",
+        [extract("hf:b2", 7, "Swelling of the legs is common.", ["Heart Failure", "Signs"])]),
+    row("Edema", "Edema of both legs.", []),
+    row("Fatigue", "She denies chest pain or swelling.", []),
+]
+
+
+def test_what_the_object_says_is_quoted_once_and_pointed_to_after():
+    built = build_prompt("case-1", ROWS, "What next?", 0.9, 0.5)
+    lines = built["prompt"].splitlines()
+    assert built["prompt"].count("She denies chest pain or swelling.") == 1
+    assert "1. Chest pain: She denies chest pain or swelling. • Cardiovascular: Denies chest pain." in lines
+    assert "2. Swelling (as in 1): Edema of both legs." in lines
+    assert "3. Edema: as in 2." in lines and "4. Fatigue: as in 1." in lines
+    # The JSON form keeps each concept's summary whole.
+    assert [c["summary"] for c in built["concepts"]] == [r["summary"] for r in ROWS]
+
+
+def test_references_name_the_document_the_chunks_own_section_and_its_place():
+    built = build_prompt("case-1", ROWS, "What next?", 0.9, 0.5)
+    listed = built["prompt"].split("References:\n", 1)[1].splitlines()
+    assert listed == ["[1] Heart Failure > Chest pain (chunk 3)", "[2] Heart Failure > Signs (chunk 7)"]
+    assert [r["index"] for r in built["references"]] == [3, 7]
+    assert built["references"][0]["section_path"] == ["Heart Failure", "Symptoms", "Chest pain"]  # whole in JSON
+    # Without a place (a reference built elsewhere), the chunk id stands in; without a section, the document.
+    assert reference_line(4, {"chunk_id": "hf:c3", "document": "Heart Failure", "section_path": []}) \
+        == "[4] Heart Failure (chunk hf:c3)"
