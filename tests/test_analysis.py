@@ -116,9 +116,22 @@ def test_extractive_provider_keeps_the_sentences_about_each_concept(embedder):
     assert extracts["t:smoking"] == "Smoking and cigarettes harm the heart."
     assert usage.prompt_tokens == 0
     # Meaning, not only words: a sentence close to the description without any synonym.
-    near = ExtractiveProvider(embedder, similarity=0.4).answer(task(
+    near = ExtractiveProvider(embedder, similarity=0.4, document_similarity=0.4).answer(task(
         text="Her arterial pressure readings stay elevated at every visit. She likes gardening."))[0]
     assert "arterial pressure" in near["t:hypertension"] and "gardening" not in near["t:hypertension"]
+
+
+def test_a_documents_sentence_needs_more_closeness_than_an_objects(embedder):
+    # The same unnamed sentence, as close to the concept as it is: kept from an object's note at
+    # the object's threshold, left out of a document's chunk when below the document's.
+    text = "Her arterial pressure readings stay elevated at every visit."
+    provider = ExtractiveProvider(embedder)
+    closeness = float(embedder.embed([text])[0] @ embedder.embed([HYPERTENSION.gloss])[0])
+    provider.similarity, provider.document_similarity = closeness - 0.01, closeness + 0.01
+    as_chunk, _ = provider.answer(task(text=text))
+    as_object, _ = provider.answer(ExtractionTask("object", "o1", "", text, (HYPERTENSION, SMOKING)))
+    assert as_chunk["t:hypertension"] == "" and as_object["t:hypertension"] == text
+    assert ExtractiveProvider(embedder).document_similarity > ExtractiveProvider(embedder).similarity
 
 
 def test_short_all_caps_synonyms_match_case(embedder):
@@ -161,7 +174,7 @@ def test_offline_analyze_writes_extracts_with_provenance_and_is_incremental(driv
              min(size(m.embedding)) AS dims, collect(DISTINCT m.prompt_version) AS versions
         MATCH (o:Object {id: 'patient-b'})-[r:CONCERNS]->(c:Concept)
         RETURN mentioned, models, dims, versions, collect(c.key) AS b_concepts""")
-    assert edges["mentioned"] > 10 and edges["models"] == ["extractive-v1"] and edges["dims"] == 384 + 512  # the default: MiniLM's block, bge-small-zh's
+    assert edges["mentioned"] > 10 and edges["models"] == ["extractive-v2"] and edges["dims"] == 384 + 512  # the default: MiniLM's block, bge-small-zh's
     assert edges["versions"][0].startswith("extracts-v1/")
     assert {"atrial_fibrillation", "palpitations", "anticoagulants", "alcohol"} <= set(edges["b_concepts"])
     assert one(driver, "MATCH (r:AnalysisRun) RETURN count(r) AS n, max(r.calls) AS calls")["calls"] > 0
