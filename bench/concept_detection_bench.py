@@ -60,7 +60,7 @@ def detected(driver, chunks: set[str]) -> tuple[set[str], set[str], dict[tuple[s
     for r in records:
         held.add(r["chunk"])
         if r["concept"] is not None:
-            pattern = synonym_pattern(ConceptInfo(r["concept"], r["name"], tuple(r["synonyms"]), ""))
+            pattern = synonym_pattern(ConceptInfo(r["concept"], r["name"], tuple(r["synonyms"]), ""), inflected=True)
             found[(r["chunk"], r["concept"])] = bool(pattern.search(r["summary"]))
     return held, concepts, found
 

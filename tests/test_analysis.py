@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from conftest import kill_when
 from fake_openai import FakeOpenAI
-from tripartite.analysis.extractive import ExtractiveProvider
+from tripartite.analysis.extractive import ExtractiveProvider, synonym_pattern
 from tripartite.analysis.schema import ExtractionTask, parse_extracts
 from tripartite.cli import cli
 from tripartite.infra.config import load_settings
@@ -132,6 +132,25 @@ def test_a_documents_sentence_needs_more_closeness_than_an_objects(embedder):
     as_object, _ = provider.answer(ExtractionTask("object", "o1", "", text, (HYPERTENSION, SMOKING)))
     assert as_chunk["t:hypertension"] == "" and as_object["t:hypertension"] == text
     assert ExtractiveProvider(embedder).document_similarity > ExtractiveProvider(embedder).similarity
+
+
+def test_a_fragment_is_kept_only_when_it_names_the_concept(embedder):
+    # A note's heading ("Cardiovascular") is close to a heart concept's description but says
+    # nothing about it: closeness needs three words; naming does not ("HTN." is kept).
+    provider = ExtractiveProvider(embedder, similarity=-1.0, document_similarity=-1.0)  # any closeness
+    text = "Cardiovascular\n\nHTN.\n\nShe walks her dog daily."
+    extracts, _ = provider.answer(ExtractionTask("object", "o1", "", text, (HYPERTENSION,)))
+    assert "Cardiovascular" not in extracts["t:hypertension"] and "HTN." in extracts["t:hypertension"]
+    assert "She walks her dog daily." in extracts["t:hypertension"]  # three words or more: closeness counts
+
+
+def test_a_term_is_named_in_its_inflections_but_the_judge_keeps_it_as_written(embedder):
+    dizzy = ConceptInfo("t:dizzy", "Dizziness and fainting", ("dizzy", "blood thinner", "family history"), "Faint.")
+    provider = ExtractiveProvider(embedder, similarity=2.0, document_similarity=2.0)  # naming only
+    for text in ("She felt dizziness on standing.", "Blood thinners lower the risk.", "Family histories matter."):
+        assert provider.answer(task(text=text, concepts=(dizzy,)))[0]["t:dizzy"] == text
+    assert provider.answer(task(text="A dizzying view.", concepts=(dizzy,)))[0]["t:dizzy"] == ""  # whole words
+    assert not synonym_pattern(dizzy).search("She felt dizziness.")  # the lexicon judge's pattern
 
 
 def test_short_all_caps_synonyms_match_case(embedder):

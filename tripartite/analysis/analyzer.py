@@ -163,7 +163,7 @@ class Analyzer:
         if vector.shape != (self.embedder.dimensions,):  # not embedded, or by another model (OpenAI)
             vector = self.embedder.embed([text])[0]
         similarity = self._gloss_vectors(missing) @ vector
-        ranked = sorted(((not synonym_pattern(self.concepts[cid]).search(text), -float(sim), cid)
+        ranked = sorted(((not synonym_pattern(self.concepts[cid], inflected=True).search(text), -float(sim), cid)
                          for cid, sim in zip(missing, similarity)))
         kept = {cid for unnamed, minus_sim, cid in ranked[:limit]
                 if not unnamed or threshold is None or -minus_sim >= threshold}

@@ -1,14 +1,19 @@
 """The offline extractive provider of the pre-analysis: a real algorithm, not a stand-in for a
 model's answers. For each concept it keeps the sentences of the text that name the concept
-(its name or a synonym, as whole words) or that are close to the concept's description in
-embedding space. It needs no network and no key, and it is deterministic.
+(its name or a synonym, as whole words, in their English inflections: term_forms) or that are
+close to the concept's description in embedding space. It needs no network and no key, and it
+is deterministic.
 
 Closeness asks more of a document's sentence (0.6) than of an object's (0.5). A guideline
 speaks the domain's language throughout, so nearly every sentence of a heart guideline is 0.5
 from some heart concept's description; against our reading of 48 guideline chunks
 (bench/concept_detection_labels.tsv) 10 of the 11 chunk-concept pairs found by closeness alone
 at 0.5 were wrong, none at 0.6 (`python bench/concept_detection_bench.py`). An object's note
-paraphrases its concepts ("short of breath" for dyspnoea) and keeps 0.5.
+paraphrases its concepts ("short of breath" for dyspnoea) and keeps 0.5. Closeness is not
+trusted at all for a fragment of fewer than three words: a note's headings ("Cardiovascular",
+"Respiratory") are 0.5 from coronary heart disease and dyspnoea, and were read as 13 notes'
+coronary heart disease and 6 notes' shortness of breath on the shared corpus. (These three
+rules make extractive-v2; docs/results.md has what each moved.)
 """
 from __future__ import annotations
 
@@ -23,22 +28,65 @@ from tripartite.infra.llm.providers import Usage
 from tripartite.ontology.concept import ConceptInfo
 from tripartite.lexical.sentences import sentences_of
 
+MIN_CLOSE_WORDS = 3  # a fragment shorter than this is kept only when it names the concept
+_WORDS = re.compile(r"[^\W\d_]+|\d+")
+_CJK_CHARACTER = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def word_count(sentence: str) -> int:
+    """Words of a sentence: Latin words and numbers, and a Chinese character as half a word (a
+    Chinese word is mostly two)."""
+    cjk = len(_CJK_CHARACTER.findall(sentence))
+    return len(_WORDS.findall(_CJK_CHARACTER.sub(" ", sentence))) + cjk // 2
+
 
 @functools.lru_cache(maxsize=65536)  # an imported ontology brings thousands; compiling each per chunk dominated
-def synonym_pattern(concept: ConceptInfo) -> re.Pattern:
-    """Whole-word matches of the name and synonyms; short all-caps ones (AF, MI) match case."""
+def synonym_pattern(concept: ConceptInfo, inflected: bool = False) -> re.Pattern:
+    """Whole-word matches of the name and synonyms; short all-caps ones (AF, MI) match case.
+    `inflected` also matches the English inflections of a term's last word (term_forms): how
+    the pre-analysis reads; the lexicon judge and the keywords keep the terms as written."""
     loose, exact = [], []
     for term in {concept.name, *concept.synonyms}:
         term = term.strip()
         if not term:
             continue
-        (exact if len(term) <= 4 and term.isupper() else loose).append(re.escape(term))
+        if len(term) <= 4 and term.isupper():
+            exact.append(re.escape(term))
+        else:
+            loose += [re.escape(form) for form in (term_forms(term) if inflected else (term,))]
     parts = []
     if loose:
-        parts.append(r"(?i:\b(?:" + "|".join(sorted(loose, key=len, reverse=True)) + r")\b)")
+        parts.append(r"(?i:\b(?:" + "|".join(sorted(set(loose), key=len, reverse=True)) + r")\b)")
     if exact:
         parts.append(r"\b(?:" + "|".join(sorted(exact, key=len, reverse=True)) + r")\b")
     return re.compile("|".join(parts) if parts else r"(?!x)x")
+
+
+def term_forms(term: str) -> tuple[str, ...]:
+    """A term and the English inflections of its last word, so that a text saying "blood
+    thinners", "triglyceride", "family histories" or "dizziness" names blood thinner,
+    triglycerides, family history or dizzy: a plural's singular, a singular's plural (s, es,
+    y/ies), and the noun of an adjective in -y (-iness). A last word of three letters or fewer,
+    or not all letters, is kept as it is."""
+    head, _, last = term.rpartition(" ")
+    lower = last.lower()
+    if len(last) <= 3 or not last.isalpha():
+        return (term,)
+    forms = {last}
+    if lower.endswith("ies"):
+        forms.add(last[:-3] + "y")
+    elif lower.endswith(("sses", "xes", "zes", "ches", "shes")):
+        forms.add(last[:-2])
+    elif lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
+        forms.add(last[:-1])
+    elif lower.endswith("y") and lower[-2] not in "aeiou":
+        forms |= {last[:-1] + "ies", last[:-1] + "iness"}
+    elif lower.endswith(("s", "x", "z", "ch", "sh")):
+        forms.add(last + "es")
+    else:
+        forms.add(last + "s")
+    prefix = head + " " if head else ""
+    return tuple(sorted(prefix + form for form in forms))
 
 
 class ExtractiveProvider:
@@ -46,7 +94,7 @@ class ExtractiveProvider:
 
     offline = True
     name = "extractive"
-    model = "extractive-v2"  # v2: documents' sentences need 0.6 of closeness (v1: 0.5, as objects')
+    model = "extractive-v2"  # v1: 0.5 of closeness for every sentence, terms as written
 
     def __init__(self, embedder, similarity: float = 0.5, max_sentences: int = 3, document_similarity: float = 0.6):
         self.embedder = embedder
@@ -58,7 +106,7 @@ class ExtractiveProvider:
 
     def _pattern(self, concept: ConceptInfo) -> re.Pattern:
         if concept.id not in self._patterns:
-            self._patterns[concept.id] = synonym_pattern(concept)
+            self._patterns[concept.id] = synonym_pattern(concept, inflected=True)
         return self._patterns[concept.id]
 
     def _glosses(self, concepts: Sequence[ConceptInfo]) -> np.ndarray:
@@ -75,10 +123,11 @@ class ExtractiveProvider:
         similarity = self.embedder.embed(sentences) @ self._glosses(task.concepts).T  # (sentences, concepts)
         answer: dict[str, str] = {}
         threshold = self.document_similarity if task.stage == "chunk" else self.similarity
+        worded = [word_count(s) >= MIN_CLOSE_WORDS for s in sentences]
         for j, concept in enumerate(task.concepts):
             pattern = self._pattern(concept)
             named = [i for i, s in enumerate(sentences) if pattern.search(s)]
-            close = [i for i in np.argsort(-similarity[:, j]) if similarity[i, j] >= threshold]
+            close = [i for i in np.argsort(-similarity[:, j]) if similarity[i, j] >= threshold and worded[i]]
             keep = list(dict.fromkeys(named + close))[: self.max_sentences]
             answer[concept.id] = " ".join(sentences[i] for i in sorted(keep))
         return answer, Usage()
