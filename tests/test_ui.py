@@ -20,6 +20,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from conftest import as_json, cli_env, empty, free_port, invoke
+from tripartite.analysis.extractive import term_forms
 
 pytestmark = pytest.mark.neo4j
 pytest.importorskip("starlette", reason="the web page needs starlette: pip install -e '.[ui]'")
@@ -241,7 +242,8 @@ def test_in_a_real_browser(demo, site, browser, tmp_path):
         if "extract" in mark.get_attribute("class"):
             assert said in " ".join(concept["extract"].split())
         else:
-            assert said.lower() in {n.lower() for n in [concept["name"], *concept["synonyms"]]}
+            forms = {form.lower() for n in [concept["name"], *concept["synonyms"]] for form in term_forms(n)}
+            assert said.lower() in forms  # a name or synonym, perhaps inflected (dizziness for dizzy)
 
     # The prompt as the LLM receives it, and each cited extract's numbers as printed.
     assert browser.find_element(By.CSS_SELECTOR, "pre.prompt").get_attribute("textContent") == printed["prompt"]

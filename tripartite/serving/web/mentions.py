@@ -1,6 +1,6 @@
 """An object's text with each concept's mentions marked: where its name or a synonym stands
-(as the offline reader finds them: whole words, short all-caps ones by case; a line break
-counts as a space), and for a concept the text never names, the sentences of the object's
+(as the offline reader finds them: whole words in their inflections, short all-caps ones by
+case; a line break counts as a space), and for a concept the text never names, the sentences of the object's
 extract for it that stand in the text. Each concept has its colour, and each mark leads to
 the concept's account on the page."""
 from __future__ import annotations
@@ -35,7 +35,7 @@ def mention_spans(text: str, concepts: list[dict]) -> list[tuple[int, int, str, 
     found = []
     for c in concepts:
         info = ConceptInfo(c["concept_id"], c["name"], tuple(c.get("synonyms") or ()), "")
-        named = [(m.start(), m.end(), c["concept_id"], "name") for m in _loose(synonym_pattern(info)).finditer(text)]
+        named = [(m.start(), m.end(), c["concept_id"], "name") for m in _loose(synonym_pattern(info, inflected=True)).finditer(text)]
         if not named:  # the object speaks of it without naming it: its extract's sentences
             for paragraph in sentences_of(c.get("extract") or ""):
                 for sentence in (s.strip() for s in paragraph):
