@@ -115,7 +115,8 @@ def prompt_options(command):
                           "last one while another still has two."),
         click.option("--tokens-per-concept", type=click.IntRange(min=0), default=None,
                      help=f"Without --max-tokens, the budget is this many tokens per concept of the object (default "
-                          f"{SelectionSettings.tokens_per_concept}; 0: no budget)."),
+                          f"{SelectionSettings.tokens_per_concept}; 0: no budget); it trims extras only, every "
+                          "concept keeps its best extract."),
         click.option("--max-per-concept", type=click.IntRange(min=1), default=None,
                      help="Each concept keeps only its N best extracts by w."),
         question_option,
