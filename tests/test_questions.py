@@ -179,6 +179,11 @@ def test_tripartite_reads_the_question_like_an_object_and_selects_against_the_st
     assert f"would spend {result['total_tokens']:,} prompt tokens" in dry and "nothing was sent" in dry
     unknown = as_json(["search", "tripartite", "What does the weather look like on Mars tomorrow?"], sample)
     assert unknown["references"] == [] and "concerns none of the loaded concepts" in unknown["note"]
+    # In none of the ontology's words, but about its matter: the nearest concepts stand in.
+    vague = as_json(["search", "tripartite", "How fast can the lower chambers beat when the upper ones quiver?"],
+                    sample)
+    assert "nearest to it in meaning stand in" in vague["note"] and vague["references"]
+    assert 1 <= len(vague["concepts"]) <= 2 and all(c["summary"] == vague["question"] for c in vague["concepts"])
     # Against the stored distributions: an alpha extract reaches its concept's stored alpha
     # threshold, a beta one its beta threshold, for every concept the objects were selected on.
     thresholds = _thresholds(module_db)

@@ -260,6 +260,15 @@ class Analyzer:
         return tasks, sum(count_tokens(t.prompt) for t in tasks
                           if not self.runner.provider.offline and not self.runner.is_cached(t))
 
+    def nearest_concepts(self, text: str, limit: int, floor: float) -> list[str]:
+        """The loaded concepts whose descriptions are closest to the text in meaning, at most
+        `limit`, closest first, none less close than `floor`."""
+        ids = sorted(self.concepts)
+        if not ids or limit <= 0:
+            return []
+        closeness = self._gloss_vectors(ids) @ self.embedder.embed([text])[0]
+        return [ids[i] for i in np.argsort(-closeness, kind="stable")[:limit] if closeness[i] >= floor]
+
     def read_cost(self, item_id: str, text: str, kind: str) -> int:
         """The prompt tokens read_text would spend."""
         return self._reading(item_id, text, kind)[1]
