@@ -73,10 +73,10 @@ def term_forms(term: str) -> tuple[str, ...]:
     if len(last) <= 3 or not last.isalpha():
         return (term,)
     forms = {last}
-    if lower.endswith("ies"):
-        forms.add(last[:-3] + "y")
-    elif lower.endswith(("sses", "xes", "zes", "ches", "shes")):
-        forms.add(last[:-2])
+    if lower.endswith("ies"):  # arteries, calories
+        forms |= {last[:-3] + "y", last[:-1]}
+    elif lower.endswith(("sses", "xes", "zes", "ches", "shes")):  # glasses, headaches, wheezes
+        forms |= {last[:-2], last[:-1]}
     elif lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
         forms.add(last[:-1])
     elif lower.endswith("y") and lower[-2] not in "aeiou":

@@ -259,7 +259,7 @@ class Verdict:
     median_reach: float | None
     best_rag_method: str
     density_ratio: float          # the variant's median density over the best RAG setting's
-    median_coverage: float = 0.0
+    median_coverage: float        # lexicon judge, of the object's concepts
     # The targets of the object prompt (issue 49 raised them from 1,500 tokens and 2x).
     token_target: float = 600
     ratio_target: float = 3.5

@@ -18,7 +18,7 @@ class SearchPrompt:
     intro: str = ""
     subject: str = ""   # an object's block ("Object X:\n<its text>"), when the search is for one
     sections: list[tuple[str, list[str]]] = field(default_factory=list)
-    sources: list[dict] = field(default_factory=list)   # {chunk_id, text, document, section_path}
+    sources: list[dict] = field(default_factory=list)   # {chunk_id, text, document, section_path, index}
     cited: list[str] = field(default_factory=list)      # the document-derived text of the lines kept
     _used: int = 0
 

@@ -3,7 +3,9 @@ concept it concerns, through the analysis's prompt and the answer cache, so aski
 nothing), each extract is embedded, and every chunk extract of its concepts becomes a
 candidate scored and selected against the stored concept distributions
 (cypher/search/question_evidence.cypher). Nothing is stored: the question never becomes an
-object. The prompt has the object prompt's layout, the question's extracts in the object's
+object. A question the reading finds no concept in gets the concepts nearest to it in meaning as
+stand-ins (NEAREST_CONCEPTS, above NEAREST_FLOOR), the question their extract. The prompt has
+the object prompt's layout, the question's extracts in the object's
 place, fitted to a token budget: over it, the weakest extracts go first (each concept keeps
 its best while another has two); under it, the room left is filled with each concept's next
 best candidates in turn (reason "fill"), so a budget buys what it says."""

@@ -30,7 +30,8 @@ from tripartite.selection.engine import Engine, for_prompts
 REFERENCES_CLAUSE = ", then what the references [n] say."
 NO_REFERENCES_CLAUSE = " (no reference extract is included)."
 PREAMBLE = "Object {object_id}, concept by concept: what it says" + REFERENCES_CLAUSE
-# What the offline provider puts between the passages of one extract.
+# A bullet of the object's own text (notes list findings as "• Cardiovascular: ..."): an extract
+# of such a list is read, and laid out again, passage by passage.
 PASSAGE_SEPARATOR = " • "
 
 

@@ -104,7 +104,9 @@ def add_tools(server, tools: KnowledgeTools, allow_writes: bool) -> None:
         return call(PromptResult, readable.prompt_text, tools.object_prompt, object_id, mode, max_tokens)
     add(object_prompt, PromptResult, "Build an object's prompt", world=open_world)
 
-    def trace_chunk(chunk_id: Annotated[str, Field(min_length=1, description="A chunk id from a reference.")]):
+    def trace_chunk(chunk_id: Annotated[str, Field(min_length=1, description=(
+            "A reference's chunk_id (in a prompt's structured result; the prompt's text names the chunk by its "
+            "place in the document, which is not its id)."))]):
         """Where a chunk sits: its document, the sections above it, its position and its full text."""
         return call(Trace, readable.trace_text, tools.trace, chunk_id)
     add(trace_chunk, Trace, "Trace a chunk")

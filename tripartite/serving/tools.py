@@ -145,7 +145,8 @@ class KnowledgeTools:
         with self._database():
             found = trace_chunk(self.graph, chunk_id)
         if found is None:
-            raise TripartiteError(f"no chunk with id {chunk_id!r}; chunk ids come with every prompt's references")
+            raise TripartiteError(f"no chunk with id {chunk_id!r}; chunk ids come with every prompt's references "
+                                  "(chunk_id in the structured result; the prompt's text names the chunk's place)")
         return {"chunk_id": chunk_id, "document": found["document"], "document_id": found["document_id"],
                 "source": found["source"], "sections": [s["title"] for s in found["sections"]],
                 "index": found["index"], "tokens": found["tokens"], "text": found["text"]}
