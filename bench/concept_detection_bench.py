@@ -6,11 +6,14 @@ the 27 concepts of its benchmark ontology: a pair
 is 1 when a clinician looking up what the guidelines say about the concept would want that
 chunk (the concept, an instance of it or a plain paraphrase, with something said about it).
 
+With --objects, the concepts it found in 16 of the corpus's clinical notes (CONCERNS) are scored
+against bench/object_detection_labels.tsv, our reading of those notes (8 to choose on, 8 held out).
+
 The graph must hold the shared corpus analysed, as `tripartite eval` leaves it:
 
     NEO4J_URI=bolt://127.0.0.1:7688 tripartite eval ../shared/corpus/guidelines/*.md \\
         ../shared/corpus/ontology.yaml ../shared/corpus/anamneses --kind anamnesis --reset --out /tmp/ev
-    NEO4J_URI=bolt://127.0.0.1:7688 python bench/concept_detection_bench.py [--misses]
+    NEO4J_URI=bolt://127.0.0.1:7688 python bench/concept_detection_bench.py [--objects] [--misses]
 
 Prints precision, recall and F1 over the labelled pairs, and how the extracts that name the
 concept and those found only by closeness to its description divide them. A labelled chunk the
@@ -27,6 +30,18 @@ from pathlib import Path
 from neo4j import GraphDatabase
 
 LABELS = Path(__file__).with_name("concept_detection_labels.tsv")
+OBJECT_LABELS = Path(__file__).with_name("object_detection_labels.tsv")
+# What an item is and the edge its extracts stand on: a chunk's MENTIONED_IN, a note's CONCERNS.
+FOUND = {
+    "chunks": """MATCH (t:Chunk) WHERE t.id IN $items
+        OPTIONAL MATCH (c:Concept)-[m:MENTIONED_IN]->(t) WHERE m.summary <> ''
+        RETURN t.id AS item, c.id AS concept, c.name AS name, coalesce(c.synonyms, []) AS synonyms,
+               m.summary AS summary""",
+    "objects": """MATCH (o:Object) WHERE o.id IN $items
+        OPTIONAL MATCH (o)-[m:CONCERNS]->(c:Concept) WHERE m.summary <> ''
+        RETURN o.id AS item, c.id AS concept, c.name AS name, coalesce(c.synonyms, []) AS synonyms,
+               m.summary AS summary""",
+}
 
 
 def read_labels(path: Path, wanted: str | None = None) -> tuple[set[str], set[tuple[str, str]]]:
@@ -44,24 +59,21 @@ def read_labels(path: Path, wanted: str | None = None) -> tuple[set[str], set[tu
     return chunks, positives
 
 
-def detected(driver, chunks: set[str]) -> tuple[set[str], set[str], dict[tuple[str, str], bool]]:
-    """The labelled chunks the graph holds, the loaded concepts, and each (chunk, concept) the
-    pre-analysis wrote a non-empty extract for, with whether the extract names the concept."""
-    records, _, _ = driver.execute_query("""
-        MATCH (t:Chunk) WHERE t.id IN $chunks
-        OPTIONAL MATCH (c:Concept)-[m:MENTIONED_IN]->(t) WHERE m.summary <> ''
-        RETURN t.id AS chunk, c.id AS concept, c.name AS name, coalesce(c.synonyms, []) AS synonyms,
-               m.summary AS summary""", chunks=sorted(chunks))
+def detected(driver, chunks: set[str], kind: str) -> tuple[set[str], set[str], dict[tuple[str, str], bool]]:
+    """The labelled items (chunks or objects) the graph holds, the loaded concepts, and each
+    (item, concept) the pre-analysis wrote a non-empty extract for, with whether the extract
+    names the concept."""
+    records, _, _ = driver.execute_query(FOUND[kind], items=sorted(chunks))
     concepts = {r["id"] for r in driver.execute_query("MATCH (c:Concept) RETURN c.id AS id").records}
     from tripartite.analysis.extractive import synonym_pattern
     from tripartite.ontology.concept import ConceptInfo
 
     found, held = {}, set()
     for r in records:
-        held.add(r["chunk"])
+        held.add(r["item"])
         if r["concept"] is not None:
             pattern = synonym_pattern(ConceptInfo(r["concept"], r["name"], tuple(r["synonyms"]), ""), inflected=True)
-            found[(r["chunk"], r["concept"])] = bool(pattern.search(r["summary"]))
+            found[(r["item"], r["concept"])] = bool(pattern.search(r["summary"]))
     return held, concepts, found
 
 
@@ -69,20 +81,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--labels", type=Path, default=LABELS)
     parser.add_argument("--misses", action="store_true", help="List every missed and every spurious pair.")
+    parser.add_argument("--objects", action="store_true", help="Score the notes' concepts (CONCERNS) instead.")
     args = parser.parse_args()
+    kind, labels = ("objects", OBJECT_LABELS) if args.objects else ("chunks", args.labels)
     uri = os.environ.get("NEO4J_URI", "bolt://127.0.0.1:7687")
     auth = (os.environ["NEO4J_USERNAME"], os.environ["NEO4J_PASSWORD"]) if os.environ.get("NEO4J_PASSWORD") else None
     with GraphDatabase.driver(uri, auth=auth) as driver:
         for which in ("tuning", "held-out"):
             print(f"== {which} ==")
-            report(driver, *read_labels(args.labels, which), uri, args.misses)
+            report(driver, *read_labels(labels, which), uri, args.misses, kind)
 
 
-def report(driver, chunks: set[str], positives: set[tuple[str, str]], uri: str, misses: bool) -> None:
-    held, concepts, found = detected(driver, chunks)
+def report(driver, chunks: set[str], positives: set[tuple[str, str]], uri: str, misses: bool, kind: str) -> None:
+    held, concepts, found = detected(driver, chunks, kind)
     missing = chunks - held
     if missing == chunks:
-        sys.exit(f"none of the {len(chunks)} labelled chunks is in {uri}; analyse the shared corpus first (see the doc)")
+        sys.exit(f"none of the {len(chunks)} labelled {kind} is in {uri}; analyse the shared corpus first (see the doc)")
     positives = {p for p in positives if p[0] in held}
     predicted = {p for p in found if p[0] in held}
     unknown = {c for _, c in positives} - concepts
@@ -91,7 +105,7 @@ def report(driver, chunks: set[str], positives: set[tuple[str, str]], uri: str, 
     recall = len(hits) / len(positives) if positives else 0.0
     f1 = 2 * precision * recall / (precision + recall) if hits else 0.0
     named = {p for p in predicted if found[p]}
-    print(f"labelled chunks: {len(chunks)} ({len(missing)} not in the graph), concepts: {len(concepts)}, "
+    print(f"labelled {kind}: {len(chunks)} ({len(missing)} not in the graph), concepts: {len(concepts)}, "
           f"pairs judged: {len(held) * len(concepts):,}, positive: {len(positives)}")
     print(f"detected: {len(predicted)}  precision {precision:.2f}  recall {recall:.2f}  F1 {f1:.2f}")
     print(f"  extract names the concept: {len(named)} ({len(named & positives)} right); "
