@@ -3,7 +3,7 @@ project's TripartiteRetriever (an object, a free-text question), neo4j-graphrag'
 VectorRetriever and VectorCypherRetriever on the chunk index, and its Text2CypherRetriever
 with the project's schema; each with the official clients (neo4j-graphrag, its OpenAILLM)
 and a real OpenAI-compatible HTTP server (tests/fake_openai.py) that records what the LLM
-was sent. The README's examples are run as they stand, and no server notification reaches
+was sent. The examples of docs/neo4j-graphrag.md are run as they stand, and no server notification reaches
 the caller's log from the project's own queries."""
 from __future__ import annotations
 
@@ -80,10 +80,10 @@ def plain_driver(target):
     return neo4j.GraphDatabase.driver(target.uri, auth=(target.user, target.password) if target.password else None)
 
 
-def readme_examples() -> str:
-    """The Python blocks of README's section for neo4j-graphrag users, in order, as one script."""
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    start = text.index("\n## neo4j-graphrag's GraphRAG on this graph\n")
+def docs_examples() -> str:
+    """The Python blocks of docs/neo4j-graphrag.md's code section, in order, as one script."""
+    text = (REPO / "docs" / "neo4j-graphrag.md").read_text(encoding="utf-8")
+    start = text.index("\n## The code, as it stands\n")
     section = text[start:text.index("\n## ", start + 1)]
     blocks = re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
     assert len(blocks) == 4, "the section's examples: setup, the project's prompts, vector retrievers, Text2Cypher"
@@ -95,14 +95,14 @@ def sent(server: FakeOpenAI, n: int) -> list[dict]:
     return server.chat_requests()[n]["body"]["messages"]
 
 
-def test_readme_examples_run_as_they_stand(user_env, module_db, notifications):
+def test_docs_examples_run_as_they_stand(user_env, module_db, notifications):
     from tripartite.infra.tokens import count_tokens
     from tripartite.search.graphrag_schema import TEXT2CYPHER_SCHEMA
 
     if module_db.password:
-        pytest.skip("the README's driver has no credentials")
+        pytest.skip("the examples' driver has no credentials")
     names: dict = {}
-    exec(compile(readme_examples(), "README.md", "exec"), names)  # noqa: S102 (the README's own code)
+    exec(compile(docs_examples(), "docs/neo4j-graphrag.md", "exec"), names)  # noqa: S102 (the docs' own code)
     names["driver"].close()
     server = user_env
     assert len(server.chat_requests()) == 7  # three Tripartite, two vector, Text2Cypher: its Cypher, its answer

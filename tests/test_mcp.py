@@ -283,27 +283,25 @@ def test_text_content_is_the_prompt_and_the_question_is_the_plugins(sample):
     run(work)
 
 
-def _readme_section() -> str:
+def _docs_section() -> str:
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    start = readme.index("## Agents and apps: the MCP server")
-    return readme[start:readme.index("\n## ", start + 5)]
+    return (Path(__file__).resolve().parents[1] / "docs" / "mcp.md").read_text()
 
 
 def _blocks(language: str) -> list[str]:
     import re
 
-    return re.findall(rf"```{language}\n(.*?)```", _readme_section(), re.S)
+    return re.findall(rf"```{language}\n(.*?)```", _docs_section(), re.S)
 
 
-def test_concepts_are_found_by_code_name_or_synonym_and_walked_as_the_readme_shows(sample):
+def test_concepts_are_found_by_code_name_or_synonym_and_walked_as_the_docs_show(sample):
     examples = [block for block in _blocks("text") if block.split(" ", 1)[0] in ("find_concepts", "walk_concepts")]
     assert len(examples) == 2
 
     async def work():
         async with Client(stdio(sample)) as client:
-            for example in examples:  # the README's examples, called and compared line by line
+            for example in examples:  # docs/mcp.md's examples, called and compared line by line
                 call, _, shown = example.partition("\n")
                 name, _, arguments = call.partition(" ")
                 result = await client.call_tool(name, json.loads(arguments))
@@ -451,7 +449,7 @@ def test_error_hints_speak_in_tools_and_arguments():
                 assert "operator" in said or "`tripartite " not in said, (path.name, hint)
 
 
-def test_the_readme_host_snippet_starts_the_server_from_any_folder(sample, tmp_path):
+def test_the_docs_host_snippet_starts_the_server_from_any_folder(sample, tmp_path):
     config = next(json.loads(block) for block in _blocks("json") if "mcpServers" in block)["mcpServers"]["tripartite"]
     assert config["args"] == ["-m", "tripartite", "mcp"] and os.path.isabs(config["command"])
     assert set(config["env"]) == {"NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD", "NEO4J_DATABASE"}
