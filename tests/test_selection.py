@@ -651,14 +651,19 @@ def test_budget_equals_its_reference_on_random_graphs(selection_db, graph, data)
                     == prompt_material(graph_db, o, fixed_tokens=fixed, engine=Engine("cypher", "test"), **options))
 
 
-def test_budget_never_takes_a_concepts_last_extract_while_another_has_two(selection_db):
-    clear(selection_db)
-    # c0 has three strong extracts, c1 one weak one: a tight budget empties c0 down to its best
-    # before c1 loses its only extract, even though c1's is the weakest of all.
+def three_strong_and_one_weak(driver) -> None:
+    """One object, two concepts: c0 with three strong extracts, c1 with one weak one; selected."""
+    clear(driver)
     concerns = {("o0", "c0"): [1, 0, 0], ("o0", "c1"): [0, 1, 0]}
     mentions = {("c0", "t0"): [1, 0, 0], ("c0", "t1"): [1, 1, 0], ("c0", "t2"): [1, 0, 1], ("c1", "t3"): [-1, 0, 0]}
-    write_graph(selection_db, concerns, mentions)
-    select(Graph(selection_db, "neo4j"), 0.5, 0.5)
+    write_graph(driver, concerns, mentions)
+    select(Graph(driver, "neo4j"), 0.5, 0.5)
+
+
+def test_budget_never_takes_a_concepts_last_extract_while_another_has_two(selection_db):
+    # c0 has three strong extracts, c1 one weak one: a tight budget empties c0 down to its best
+    # before c1 loses its only extract, even though c1's is the weakest of all.
+    three_strong_and_one_weak(selection_db)
     full = prompted(selection_db, ["o0"], "floor")
     assert len(full[("o0", "c0")]) == 3 and len(full[("o0", "c1")]) == 1
     sizes = []
@@ -675,11 +680,7 @@ def test_budget_never_takes_a_concepts_last_extract_while_another_has_two(select
 def test_a_per_concept_budget_drops_extras_but_never_a_concepts_best_extract(selection_db):
     # The floor's promise: a per-concept allowance (the default budget) trims the extras down to
     # each concept's best extract however small it is; only an absolute max_tokens goes further.
-    clear(selection_db)
-    concerns = {("o0", "c0"): [1, 0, 0], ("o0", "c1"): [0, 1, 0]}
-    mentions = {("c0", "t0"): [1, 0, 0], ("c0", "t1"): [1, 1, 0], ("c0", "t2"): [1, 0, 1], ("c1", "t3"): [-1, 0, 0]}
-    write_graph(selection_db, concerns, mentions)
-    select(Graph(selection_db, "neo4j"), 0.5, 0.5)
+    three_strong_and_one_weak(selection_db)
     best = prompted(selection_db, ["o0"], "floor", max_per_concept=1)
     for allowance in (0, 1, 10, 20):
         kept = prompted(selection_db, ["o0"], "floor", tokens_per_concept=allowance, fixed_tokens=0)

@@ -123,8 +123,9 @@ def tripartite_prompt(graph: Graph, object_id: str, question: str | None = None,
     """The prompt for one object, as build_prompt gives it. The question is the one given,
     else the one of the object's ontology plugin, else a generic one. The budget is
     max_tokens, else tokens_per_concept for each concept of the object (plus the question
-    and headings), else none; only max_tokens may take a concept's last extract. The script fits its size estimate to the budget; the laid-out
-    prompt is then measured, and the script's budget searched for the largest prompt that fits.
+    and headings), else none; only max_tokens may take a concept's last extract. The script
+    fits its size estimate to the budget; the laid-out prompt is then measured, and the
+    script's budget searched for the largest prompt that fits.
     Each extract's P_c(w) goes into the JSON form unless `percentiles` is False (the text does
     not show it, and it costs a query). `codes` names the concepts' codes to print beside their
     names (concept_codes); the budget counts them."""
