@@ -97,11 +97,13 @@ def build_server(settings: Settings, allow_writes: bool = False, token: str | No
     return server, tools
 
 
-def require_token_beyond_loopback(host: str, token: str | None) -> None:
-    """HTTP beyond this machine only with a bearer token."""
+def require_token_beyond_loopback(host: str, token: str | None, variable: str = TOKEN_VARIABLE,
+                                  sent: str = "that clients send as a bearer token") -> None:
+    """HTTP beyond this machine only with a token (`variable` names where it is set, `sent` how
+    clients send it; the explanation page says its own)."""
     if not is_loopback(host) and not token:
-        raise TripartiteError(f"serving on {host} reaches beyond this machine; set {TOKEN_VARIABLE} to a "
-                              f"secret that clients send as a bearer token, or bind to 127.0.0.1")
+        raise TripartiteError(f"serving on {host} reaches beyond this machine; set {variable} to a secret {sent}, "
+                              "or bind to 127.0.0.1")
 
 
 def serve(settings: Settings, address: tuple[str, int] | None = None, allow_writes: bool = False,

@@ -7,8 +7,7 @@ from __future__ import annotations
 import hmac
 from urllib.parse import parse_qsl, urlencode
 
-from tripartite.infra.errors import TripartiteError
-from tripartite.serving.mcp_server import is_loopback
+from tripartite.serving.mcp_server import require_token_beyond_loopback as require_token
 
 TOKEN_VARIABLE = "TRIPARTITE_UI_TOKEN"
 COOKIE = "tripartite_ui"
@@ -16,10 +15,9 @@ LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
 
 
 def require_token_beyond_loopback(host: str, token: str | None) -> None:
-    if not is_loopback(host) and not token:
-        raise TripartiteError(f"serving on {host} reaches beyond this machine; set {TOKEN_VARIABLE} to a secret "
-                              "(readers open the page once with ?token=..., or send it as a bearer token), "
-                              "or bind to 127.0.0.1")
+    """The MCP server's rule, with the page's variable and how readers send the token."""
+    require_token(host, token, TOKEN_VARIABLE,
+                  "(readers open the page once with ?token=..., or send it as a bearer token)")
 
 
 def guard(app, token: str | None):
