@@ -14,7 +14,7 @@ def row(concept: str, summary: str, evidence: list[dict]) -> dict:
 
 
 ROWS = [
-    row("Chest pain", "She denies chest pain or swelling. • Cardiovascular: Denies chest pain.",
+    row("Chest pain", "She denies chest pain or swelling. • Cardiovascular: Regular rhythm.",
         [extract("hf:a1", 3, "Chest pain can mean angina.", ["Heart Failure", "Symptoms", "Chest pain"])]),
     row("Swelling", "She denies chest pain or swelling. • Edema of both legs.",
         [extract("hf:b2", 7, "Swelling of the legs is common.", ["Heart Failure", "Signs"])]),
@@ -27,11 +27,25 @@ def test_what_the_object_says_is_quoted_once_and_pointed_to_after():
     built = build_prompt("case-1", ROWS, "What next?", 0.9, 0.5)
     lines = built["prompt"].splitlines()
     assert built["prompt"].count("She denies chest pain or swelling.") == 1
-    assert "1. Chest pain: She denies chest pain or swelling. • Cardiovascular: Denies chest pain." in lines
+    assert "1. Chest pain: She denies chest pain or swelling. • Cardiovascular: Regular rhythm." in lines
     assert "2. Swelling (as in 1): Edema of both legs." in lines
     assert "3. Edema: as in 2." in lines and "4. Fatigue: as in 1." in lines
     # The JSON form keeps each concept's summary whole.
     assert [c["summary"] for c in built["concepts"]] == [r["summary"] for r in ROWS]
+
+
+def test_a_finding_said_in_other_words_before_is_not_repeated():
+    rows = [row("Chest pain", "He denies chest pain and abdominal pain. • Cardiovascular: Denies chest pain.", []),
+            row("Dizziness", "Positive dizziness. • Neurological: Positive dizziness on standing.", []),
+            row("Abdominal pain", "Abdominal pain: denies abdominal pain.", []),
+            row("Fatigue", "Has chest pain at night.", [])]
+    lines = build_prompt("case-2", rows, "What next?", 0.9, 0.5)["prompt"].splitlines()
+    # Every word of the finding stands in an earlier sentence: dropped, or pointed to.
+    assert "1. Chest pain: He denies chest pain and abdominal pain." in lines
+    assert "3. Abdominal pain: as in 1." in lines
+    # A finding with a word of its own is kept: "on standing", and "has ... at night" (not a denial).
+    assert "2. Dizziness: Positive dizziness. • Neurological: Positive dizziness on standing." in lines
+    assert "4. Fatigue: Has chest pain at night." in lines
 
 
 def test_references_name_the_document_the_chunks_own_section_and_its_place():
