@@ -37,6 +37,45 @@ def test_each_language_is_read_by_its_own_model_and_never_compared_with_another(
     assert np.allclose(vectors[[0, 2], :384], minilm.embed([texts[0], texts[2]]), atol=1e-6)  # English as before
 
 
+def test_an_english_question_is_read_by_the_chinese_model_too_and_each_reading_meets_its_own_block(default):
+    from tripartite.infra.embeddings import CROSS_LANGUAGE_WEIGHT, question_readings, question_vector
+
+    english, chinese = "Which drugs lower the risk of stroke?", "哪些药物可以降低中风的风险？"
+    readings = question_readings(default, english)
+    assert [w for _, w in readings] == [1.0, CROSS_LANGUAGE_WEIGHT]
+    assert not readings[0][0][384:].any() and not readings[1][0][:384].any()  # each in its model's block
+    assert len(question_readings(default, chinese)) == 1  # all-MiniLM-L6-v2 cannot read Chinese
+    passages = ["抗凝药降低中风的风险。", "图数据库支持可串行化隔离。", "Anticoagulants lower the risk of stroke.",
+                "Graph databases support serializable isolation."]
+    closeness = default.embed(passages) @ question_vector(default, english)
+    english_only = default.embed(passages) @ default.embed([english])[0]
+    assert english_only[0] == english_only[1] == 0.0  # read by its own model alone, the question misses Chinese
+    assert closeness[0] > closeness[1] and closeness[2] > closeness[3]  # read by both, it finds each language's
+    assert np.allclose(closeness[2:], english_only[2:], atol=1e-6)  # English passages as before
+
+
+def test_vector_rag_finds_a_chinese_passage_for_an_english_question(neo4j_db, tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "mixed.md").write_text(
+        "# 药物\n\n## 抗凝\n\n华法林等抗凝药可以降低心房颤动患者发生中风的风险。\n\n"
+        "## 数据库\n\n图数据库的事务采用可串行化隔离级别。\n\n"
+        "## Gardening\n\nTomatoes need full sun and regular watering in summer.\n", encoding="utf-8")
+    env = cli_env(neo4j_db, tmp_path)
+    ok(["migrate"], env)
+    ok(["ingest", str(folder)], env)
+    from tripartite.infra.embeddings import make_embedder
+    from tripartite.infra.graph import Graph
+    from tripartite.search.vector import retrieve
+
+    with neo4j_db.driver() as driver:
+        graph = Graph(driver, neo4j_db.database)
+        ranked = retrieve(graph, make_embedder(load_settings(env={})),
+                          "Which medicines lower the risk of stroke in atrial fibrillation?", None, None)
+    assert "华法林" in ranked[0]["text"] and "Tomatoes" in ranked[-1]["text"]
+    assert 0.5 < ranked[0]["score"] <= 1.0  # (1 + cos) / 2, the cosine of the Chinese model's reading
+
+
 def test_a_model_in_a_folder_is_used_by_its_path(tmp_path):
     """An ONNX sentence-embedding model exported into a folder: named by its path, its size
     read from the model, its pooling from tripartite-model.json."""

@@ -215,10 +215,10 @@ def test_a_question_read_by_a_model_is_answered_from_the_cache_the_second_time(s
     assert second["prompt"] == first["prompt"]
 
 
-def test_hybrid_reaches_chunks_through_entities_and_quotes_community_summaries(sample, module_db, monkeypatch):
+def test_hybrid_reaches_chunks_through_entities_and_quotes_only_summaries_no_passage_beats(sample, module_db, monkeypatch):
     # With the vector index's and the full-text index's chunks switched off, all that is left
-    # is what the triplet graph brings: the chunks the question's entities came from, and the
-    # community summaries. A vector search alone would quote nothing.
+    # is what the triplet graph brings: the chunks the question's entities came from (and the
+    # community summaries no passage beats). A vector search alone would quote nothing.
     from tripartite.infra.config import load_settings
     from tripartite.infra.embeddings import make_embedder
     from tripartite.infra.graph import Graph
@@ -227,14 +227,18 @@ def test_hybrid_reaches_chunks_through_entities_and_quotes_community_summaries(s
     monkeypatch.setattr(hybrid, "CHUNK_LIMIT", 0)
     monkeypatch.setattr(hybrid, "TEXT_LIMIT", 0)
     settings = load_settings(env={k: v for k, v in sample.items() if k != "TRIPARTITE_CONFIG"})
+    question = "How does warfarin protect people with atrial fibrillation?"
     with module_db.driver() as driver:
-        graph = Graph(driver, module_db.database)
-        result = hybrid.hybrid_search(graph, "How does warfarin protect people with atrial fibrillation?",
-                                      make_embedder(settings), max_tokens=1000)
+        result = hybrid.hybrid_search(Graph(driver, module_db.database), question, make_embedder(settings),
+                                      max_tokens=1000)
         records, _, _ = driver.execute_query("MATCH (:__Entity__)-[:FROM_CHUNK]->(t:Chunk) RETURN DISTINCT t.id AS id",
                                              database_=module_db.database)
-    assert result["references"] and "Community summaries:" in result["prompt"] and result["communities"]
-    assert {r["chunk_id"] for r in result["references"]} <= {r["id"] for r in records}
+    assert result["references"] and {r["chunk_id"] for r in result["references"]} <= {r["id"] for r in records}
+    # A community summary is quoted only where no passage is as close to the question.
+    chunk, summary = {"kind": "chunk", "score": 0.6}, {"kind": "community", "score": 0.7}
+    assert hybrid.without_summaries_a_passage_beats([chunk, summary]) == [chunk, summary]
+    assert hybrid.without_summaries_a_passage_beats([{**chunk, "score": 0.7}, summary]) == [{**chunk, "score": 0.7}]
+    assert hybrid.without_summaries_a_passage_beats([summary]) == [summary]
 
 
 def test_hybrid_quotes_each_chunk_once_within_its_budget(sample):

@@ -145,6 +145,53 @@ def test_local_search_finds_entities_relations_chunks_and_communities(triplets, 
     assert text.exit_code == 0 and text.output.startswith(f"Question: {question}") and "References:" in text.output
 
 
+def test_local_sources_are_ranked_by_closeness_to_the_question_and_the_entities_they_mention(triplets, driver, neo4j_db):
+    from tripartite.infra.graph import Graph
+    from tripartite.search.local_search import CHUNK_LIMIT, MENTION_WEIGHT, retrieve
+
+    vector = [1.0] + [0.0] * 895  # any vector in the chunks' space will do: the ranking is what is checked
+    keywords = ["Atrial fibrillation", "stroke", "Heart failure"]
+    found = retrieve(Graph(driver, neo4j_db.database), keywords, vector)
+    seeds = [e["name"] for e in found["entities"]]
+    records, _, _ = driver.execute_query(
+        "MATCH (e:__Entity__)-[:FROM_CHUNK]->(t:Chunk) WHERE e.name IN $names "
+        "RETURN t.id AS id, count(DISTINCT e) AS mentions, vector.similarity.cosine(t.embedding, $v) AS cosine",
+        names=seeds, v=vector, database_=neo4j_db.database)
+    rank = {r["id"]: (r["cosine"] or 0.0) + MENTION_WEIGHT * r["mentions"] / len(seeds) for r in records}
+    got = [c["chunk_id"] for c in found["chunks"]]
+    assert len(got) == min(CHUNK_LIMIT, len(rank)) > 1
+    assert [round(rank[i], 9) for i in got] == sorted((round(rank[i], 9) for i in got), reverse=True)
+    assert min(rank[i] for i in got) >= max((v for i, v in rank.items() if i not in got), default=-1.0) - 1e-9
+    # Without a vector the found entities mentioned rank alone (the Browser procedure's default).
+    plain = retrieve(Graph(driver, neo4j_db.database), keywords)
+    counts = {r["id"]: r["mentions"] for r in records}
+    assert [counts[c["chunk_id"]] for c in plain["chunks"]] == sorted((counts[c["chunk_id"]] for c in plain["chunks"]),
+                                                                       reverse=True)
+
+
+def test_local_search_leaves_out_only_sources_that_do_not_fit(triplets, driver, neo4j_db):
+    """A source too long for what is left makes way for a shorter one after it: every candidate
+    source not in the prompt costs more than the budget left over."""
+    from tripartite.infra.config import load_settings
+    from tripartite.infra.embeddings import make_embedder
+    from tripartite.infra.graph import Graph
+    from tripartite.search.local_search import local_search, retrieve
+    from tripartite.selection.prompt import reference_line
+
+    graph, embedder = Graph(driver, neo4j_db.database), make_embedder(load_settings(env={}))
+    question = "Which blood thinners lower the stroke risk in atrial fibrillation?"
+    for budget in (500, 700, 900):
+        result = local_search(graph, question, embedder, max_tokens=budget)
+        found = retrieve(graph, result["keywords"], embedder.embed([question])[0].tolist())
+        cited = {r["chunk_id"] for r in result["references"]}
+        assert cited and result["tokens"] <= budget
+        n = len(cited) + 1
+        for chunk in found["chunks"]:
+            if chunk["chunk_id"] not in cited:
+                cost = count_tokens(f"[{n}] {quote(chunk['text'])}") + count_tokens(reference_line(n, chunk)) + 2
+                assert cost > budget - result["tokens"], (budget, chunk["chunk_id"])
+
+
 def test_local_search_without_known_keywords_falls_back_to_the_vector_index(triplets):
     result = as_json(["search", "local", "What should happen next?"], triplets)
     assert "no entity of the knowledge graph matches" in result["note"] and result["references"]

@@ -7,7 +7,8 @@
 // paper's classification graph G'(o), every candidate of some objects with w, P_c(w) and its class,
 // `CALL custom.tripartite.candidates(['patient-b'])`; and
 // local search over the triplet graph, `CALL custom.tripartite.local(['AWEL', 'DSL'])`, with optional
-// depth, entity_limit, relation_limit and chunk_limit. The prompt refuses a stale or unfinished
+// depth, entity_limit, relation_limit, chunk_limit and the question's vector (its chunks then ranked
+// by closeness to it, else by the found entities they mention) and mention_weight. The prompt refuses a stale or unfinished
 // selection, as the CLI does (apoc.util.validate, APOC core).
 // Skipped, and tried again on the next migrate, where APOC Extended is not installed.
 // The selection itself commits in small transactions, which a procedure cannot do; run its
@@ -39,7 +40,8 @@ CALL apoc.custom.installProcedure(
 
 CALL apoc.custom.installProcedure(
   'tripartite.local(question_keywords :: LIST OF STRING, depth = 2 :: INTEGER, entity_limit = 10 :: INTEGER, '
-    + 'relation_limit = 40 :: INTEGER, chunk_limit = 12 :: INTEGER) :: (entities :: LIST OF MAP, '
+    + 'relation_limit = 40 :: INTEGER, chunk_limit = 12 :: INTEGER, vector = null :: LIST OF FLOAT, '
+    + 'mention_weight = 0.1 :: FLOAT) :: (entities :: LIST OF MAP, '
     + 'relations :: LIST OF MAP, chunks :: LIST OF MAP, communities :: LIST OF MAP)',
   $local_query, $database, 'read',
   'Local search: the entities the keywords name, their relations, chunks and communities (cypher/search/local.cypher).');

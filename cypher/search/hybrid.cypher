@@ -6,7 +6,8 @@
 // all are on one scale whichever way they came (the cosine of its text and that of its headings
 // and text, weighted by $context_weight), its full-text score over the best one's, and
 // its embedding, by which hybrid.py holds back a chunk that repeats one already taken.
-// Browser: :param vector => [...]; :param question_keywords => ['AWEL']; :param chunk_limit => 20;
+// Browser: :param vector => [...]; :param cross_vector => null; :param cross_weight => 0.7;
+//          :param question_keywords => ['AWEL']; :param chunk_limit => 20;
 //          :param context_weight => 0.5;
 //          :param text_limit => 12; :param entity_limit => 12; :param community_limit => 4
 
@@ -50,6 +51,15 @@ CALL (seeds, hits) {
   ORDER BY closeness DESC, node.id LIMIT $chunk_limit
   RETURN node AS t
   UNION
+  // The question as another language's model reads it ($cross_vector, null where none can):
+  // the closest chunks of that language.
+  WITH 1 AS asked WHERE $chunk_limit > 0 AND $cross_vector IS NOT NULL
+  CALL db.index.vector.queryNodes('chunk_embedding', 4 * $chunk_limit, $cross_vector) YIELD node, score
+  WITH node, score + $context_weight * coalesce(vector.similarity.cosine(node.context_embedding, $cross_vector), score)
+       AS closeness
+  ORDER BY closeness DESC, node.id LIMIT $chunk_limit
+  RETURN node AS t
+  UNION
   UNWIND hits[..$text_limit] AS hit
   MATCH (t:Chunk {id: hit.id})
   RETURN t
@@ -63,20 +73,27 @@ OPTIONAL MATCH (e:__Entity__)-[:FROM_CHUNK]->(t) WHERE e IN seeds
 WITH seeds, relations, t, lexical, collect(e.name) AS entities
 MATCH (t)-[:FROM_DOCUMENT]->(d:Document)
 OPTIONAL MATCH (s:Section {id: t.section_id})
-// A chunk's cosine to the question: its text's and its headings-and-text's, weighted.
-WITH seeds, relations, t, lexical, entities, d, s, vector.similarity.cosine(t.embedding, $vector) AS text_closeness
+// A chunk's cosine to the question: its text's and its headings-and-text's, weighted. Each is the
+// cosine to the question's own reading plus $cross_weight times that to another language's
+// (a vector lives in one model's block, so one of the two is exactly 0).
 WITH seeds, relations, t, lexical, entities, d, s,
-     (text_closeness + $context_weight * coalesce(vector.similarity.cosine(t.context_embedding, $vector), text_closeness))
-     / (1 + $context_weight) AS closeness
+     2 * vector.similarity.cosine(t.embedding, $vector) - 1
+       + $cross_weight * coalesce(2 * vector.similarity.cosine(t.embedding, $cross_vector) - 1, 0.0) AS text_cosine,
+     2 * vector.similarity.cosine(t.context_embedding, $vector) - 1
+       + $cross_weight * coalesce(2 * vector.similarity.cosine(t.context_embedding, $cross_vector) - 1, 0.0)
+       AS context_cosine
 WITH seeds, relations, collect({chunk_id: t.id, text: t.text, document: d.title, document_id: d.id, index: t.index,
                                 section_path: s.path, entities: entities, embedding: t.embedding, lexical: lexical,
-                                cosine: CASE WHEN t.embedding IS NULL THEN 0.0 ELSE 2 * closeness - 1 END}) AS chunks
+                                cosine: CASE WHEN t.embedding IS NULL THEN 0.0
+                                        ELSE (text_cosine + $context_weight * coalesce(context_cosine, text_cosine))
+                                             / (1 + $context_weight) END}) AS chunks
 // Community summaries: the closest by their report's embedding (exact: communities are few), and
 // those holding the entities.
 CALL (seeds) {
   CALL (seeds) {
     MATCH (c:Community) WHERE c.summary IS NOT NULL AND c.embedding IS NOT NULL
-    WITH c ORDER BY vector.similarity.cosine(c.embedding, $vector) DESC, c.id
+    WITH c ORDER BY vector.similarity.cosine(c.embedding, $vector)
+                    + $cross_weight * coalesce(vector.similarity.cosine(c.embedding, $cross_vector), 0.5) DESC, c.id
     LIMIT $community_limit
     RETURN c
     UNION
@@ -85,6 +102,8 @@ CALL (seeds) {
     RETURN c
   }
   RETURN collect({id: c.id, level: c.level, title: c.title, summary: c.summary,
-                  cosine: 2 * vector.similarity.cosine(c.embedding, $vector) - 1}) AS communities
+                  cosine: 2 * vector.similarity.cosine(c.embedding, $vector) - 1
+                          + $cross_weight * coalesce(2 * vector.similarity.cosine(c.embedding, $cross_vector) - 1, 0.0)})
+         AS communities
 }
 RETURN chunks, relations, communities;

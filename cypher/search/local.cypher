@@ -1,9 +1,11 @@
 // read: local search (DB-GPT's): the entities the question's keywords name (full-text index
 // entity_names), the relations around them up to $depth hops (at most 3, and $relation_limit),
-// the chunks they came from, ranked by how many of the found entities they mention, traced up to
+// the chunks they came from, ranked by closeness to the question and the found entities they mention,
+// traced up to
 // Document > Section, and the communities of the found entities with their reports.
 // Browser: :param question_keywords => ['AWEL', 'workflow']; :param depth => 2; :param entity_limit => 10;
-//          :param relation_limit => 40; :param chunk_limit => 12
+//          :param relation_limit => 40; :param chunk_limit => 12; :param vector => [...];
+//          :param mention_weight => 0.1
 
 // Each keyword as a phrase, a match on the name counting four times one in the description.
 WITH [k IN $question_keywords WHERE trim(k) <> '' | '"' + replace(replace(trim(k), '\\', ' '), '"', ' ') + '"'] AS terms
@@ -41,7 +43,11 @@ CALL (seeds) {
   UNWIND seeds AS e
   MATCH (e)-[:FROM_CHUNK]->(t:Chunk)
   WITH t, count(DISTINCT e) AS mentions
-  ORDER BY mentions DESC, t.document_id, t.index
+  // Ranked by closeness to what is searched for, plus a share of the found entities mentioned:
+  // an entity's name often stands in a chunk that says nothing the question asks.
+  WITH t, mentions, coalesce(vector.similarity.cosine(t.embedding, $vector), 0.0)
+                    + $mention_weight * toFloat(mentions) / size(seeds) AS rank
+  ORDER BY rank DESC, t.document_id, t.index
   LIMIT $chunk_limit
   MATCH (t)-[:FROM_DOCUMENT]->(d:Document)
   OPTIONAL MATCH (s:Section {id: t.section_id})

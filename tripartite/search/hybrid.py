@@ -25,7 +25,13 @@ score within MARGIN of its best one, each with the sentences beside it (an answe
 follows the sentence that matches the question), the whole chunk when that is most of it, and
 an ellipsis where sentences are skipped. Quoting excerpts rather than whole chunks is what lets
 one budget reach more chunks; ranking whole chunks first is what keeps the context a sentence
-needs. Community summaries, the corpus-wide view, stand in their own section.
+needs. Community summaries, the corpus-wide view, stand in their own section, and only those
+closer to the question than every passage (with the offline report writer's summaries, taken by
+score alone they had filled a sixth of the budget and found no answer a passage did not).
+
+The question is read by each model of the default embedder that can read it (an English
+question by the Chinese model too: infra/embeddings.question_readings), so an English question
+finds Chinese passages by meaning, not only by the Latin names they share.
 """
 from __future__ import annotations
 
@@ -34,6 +40,7 @@ import re
 
 import numpy as np
 
+from tripartite.infra.embeddings import CROSS_LANGUAGE_WEIGHT, question_readings
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.infra.quoting import quote
@@ -92,7 +99,8 @@ def keyword_share(text: str, weights: list[tuple[re.Pattern, float]]) -> float:
 def unread_share(text: str, embedder, question: str = "") -> float:
     """The share of the text's letters whose meaning its cosine to the question misses: with
     the default (each language by its own model), all of them when the text and the question
-    are of two languages (their vectors are never compared); those outside the Latin script for
+    are of two languages (the cosine is then the text's model reading the question in a language
+    not its own, and weighted down); those outside the Latin script for
     an English-only model (all-MiniLM-L6-v2); none for a multilingual one. There the cosine
     says little, and the chunk's full-text score stands in for it."""
     members = getattr(embedder, "members", None)
@@ -147,6 +155,13 @@ def candidates(found: dict, keywords: list[str], question_vector: np.ndarray, em
                                    for x, v in zip(item["sentences"], cosines[at:at + n])]
         at += n
     return sorted(items, key=lambda i: (-i["score"], i["chunk"]["chunk_id"] if i["kind"] == "chunk" else i["text"]))
+
+
+def without_summaries_a_passage_beats(items: list[dict]) -> list[dict]:
+    """The candidates less the community summaries some chunk scores as high as: a summary
+    (derived, not quoted) is the corpus-wide view where no passage says as much."""
+    best = max((i["score"] for i in items if i["kind"] == "chunk"), default=float("-inf"))
+    return [i for i in items if i["kind"] == "chunk" or i["score"] > best]
 
 
 def excerpt_of(item: dict) -> dict[int, str]:
@@ -255,15 +270,19 @@ def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens
     if not question.strip():
         raise TripartiteError("the question is empty; ask something")
     keywords, spent = question_keywords(graph, question, runner)
-    vector = embedder.embed([question])[0]
-    found = graph.one("search/hybrid", vector=vector.tolist(), question_keywords=keywords, chunk_limit=CHUNK_LIMIT,
-                      text_limit=TEXT_LIMIT, entity_limit=ENTITY_LIMIT, community_limit=COMMUNITY_LIMIT,
-                      context_weight=CONTEXT_WEIGHT)
+    readings = question_readings(embedder, question)
+    (own, _), *others = readings
+    cross = sum(v for v, _ in others).tolist() if others else None  # another language's model's reading
+    found = graph.one("search/hybrid", vector=own.tolist(), cross_vector=cross, cross_weight=CROSS_LANGUAGE_WEIGHT,
+                      question_keywords=keywords, chunk_limit=CHUNK_LIMIT, text_limit=TEXT_LIMIT,
+                      entity_limit=ENTITY_LIMIT, community_limit=COMMUNITY_LIMIT, context_weight=CONTEXT_WEIGHT)
+    vector = sum(weight * v for v, weight in readings)  # its dot product with a sentence: that one's closeness
     if found is None:
         raise TripartiteError("there are no chunks to search; ingest documents with `tripartite ingest PATH`")
     packing = Packing(question, max_tokens)
     used = packing.tokens()
     pending = candidates(found, keywords, vector, embedder, question)
+    pending = without_summaries_a_passage_beats(pending)
     while pending and max_tokens - used >= 20:
         item = max(pending, key=lambda i: i["score"] - REDUNDANCY_WEIGHT * i["redundancy"])
         pending.remove(item)

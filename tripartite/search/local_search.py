@@ -2,7 +2,12 @@
 around them, the chunks they came from (traced up to Document > Section) and the reports of
 their communities, in one prompt within a token budget. The retrieval is one Cypher script,
 cypher/search/local.cypher (a Browser procedure too); when no entity matches, the chunks
-closest to the question stand in, and the result says so."""
+closest to the question stand in, and the result says so.
+
+The budget goes mostly to the sources: the sections (entities, relations, community reports)
+take at most a tenth each, and the sources, ranked by closeness to the question plus a little
+for each found entity they mention, fill the rest, a source too long for what is left making
+way for a shorter one after it."""
 from __future__ import annotations
 
 from tripartite.infra.config import SearchSettings
@@ -20,12 +25,18 @@ INTRO = ("Answer the question from the knowledge graph's entities, relations and
 MAX_TOKENS = SearchSettings.local_tokens  # [search] local_tokens' built-in value
 MIN_SUMMARY_TOKENS = 12  # below this a community summary is left out rather than cut to a stub
 ENTITY_LIMIT, RELATION_LIMIT, CHUNK_LIMIT = 10, 40, 12
+MENTION_WEIGHT = 0.1  # a source's rank: its cosine to the question + this x the share of found entities it mentions
+# Each section's most of the budget: the sources, quoted from the documents, hold what a question
+# asks after; the sections say what the graph derived (a fifth each had left 1,000 tokens 2 sources).
+ENTITY_SHARE, RELATION_SHARE, COMMUNITY_SHARE = 0.1, 0.1, 0.1
 
 
-def retrieve(graph: Graph, keywords: list[str], depth: int = DEPTH) -> dict:
-    """What cypher/search/local.cypher finds for the keywords."""
-    return graph.one("search/local", question_keywords=keywords, depth=min(max(depth, 0), 3),
-                     entity_limit=ENTITY_LIMIT, relation_limit=RELATION_LIMIT, chunk_limit=CHUNK_LIMIT)
+def retrieve(graph: Graph, keywords: list[str], vector: list[float] | None = None, depth: int = DEPTH) -> dict:
+    """What cypher/search/local.cypher finds for the keywords (its sources ranked by closeness
+    to `vector`, the question's, when given)."""
+    return graph.one("search/local", question_keywords=keywords, vector=vector, depth=min(max(depth, 0), 3),
+                     entity_limit=ENTITY_LIMIT, relation_limit=RELATION_LIMIT, chunk_limit=CHUNK_LIMIT,
+                     mention_weight=MENTION_WEIGHT)
 
 
 def _fallback_note(graph: Graph, keywords: list[str]) -> str:
@@ -51,7 +62,8 @@ def local_search(graph: Graph, question: str, embedder, max_tokens: int = MAX_TO
                 "estimate": True, "prompt": "", "references": [], "material": "", "communities": [],
                 "entities": [], "keywords": [], "note": ""}
     keywords, spent = question_keywords(graph, query, runner)
-    found = retrieve(graph, keywords, depth)
+    vector = embedder.embed([query])[0].tolist()
+    found = retrieve(graph, keywords, vector, depth)
     communities = []
     notes = [triplet_graph_gaps(graph)]
     prompt = SearchPrompt(question, max_tokens, INTRO,
@@ -61,19 +73,18 @@ def local_search(graph: Graph, question: str, embedder, max_tokens: int = MAX_TO
         # not the entity names the keywords matched.
         entities, relations, communities = found["entities"], found["relations"], found["communities"]
         prompt.add_section("Entities", [quote(f"- {e['name']} ({e['type']}): {e['description'] or ''}".rstrip(": "))
-                                        for e in entities], max_tokens // 5,
+                                        for e in entities], int(max_tokens * ENTITY_SHARE),
                            [e["description"] or "" for e in entities])
         prompt.add_section("Relations", [quote(f"- {r['source']} {r['type']} {r['target']}: {r['description'] or ''}"
-                                               .rstrip(": ")) for r in relations], max_tokens // 5,
+                                               .rstrip(": ")) for r in relations], int(max_tokens * RELATION_SHARE),
                            [r["description"] or "" for r in relations])
-        communities = _communities_that_fit(prompt, communities, max_tokens // 6)
+        communities = _communities_that_fit(prompt, communities, int(max_tokens * COMMUNITY_SHARE))
         chunks = found["chunks"]
     else:
         notes.insert(0, _fallback_note(graph, keywords))
-        chunks = graph.run("search/closest_chunks", vector=embedder.embed([query])[0].tolist(), limit=CHUNK_LIMIT)
+        chunks = graph.run("search/closest_chunks", vector=vector, limit=CHUNK_LIMIT)
     for chunk in chunks:
-        if prompt.add_source(chunk) is None:
-            break
+        prompt.add_source(chunk)  # one too long to fit leaves room for a shorter one after it
     if chunks and not prompt.sources:  # the prompt asks to cite sources: say why it has none
         notes.insert(0, f"no source fits the budget of {max_tokens:,} tokens beside the rest of the prompt; give a "
                         "larger budget")

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator
 
 from tripartite.ontology.plugins import question_or_default
-from tripartite.infra.embeddings import as_graphrag_embedder
+from tripartite.infra.embeddings import as_graphrag_embedder, question_readings
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.infra.quoting import quote
@@ -34,7 +34,9 @@ def quiet_graphrag_id_deprecation() -> Iterator[None]:
 
 def retrieve(graph: Graph, embedder, query: str, top_k: int | None, min_score: float | None) -> list[dict]:
     """Chunks by similarity to `query`: the top k, or all with score >= min_score (top_k and
-    min_score None: every chunk, ranked). The score is the vector index's, (1 + cos) / 2."""
+    min_score None: every chunk, ranked). The score is the vector index's, (1 + cos) / 2, with cos
+    the chunk's closeness to the question's readings (a chunk of another language than the
+    query's: the cosine of its model's reading of the query, times CROSS_LANGUAGE_WEIGHT)."""
     from neo4j_graphrag.retrievers import VectorRetriever
     from neo4j_graphrag.types import RetrieverResultItem
 
@@ -58,9 +60,20 @@ def retrieve(graph: Graph, embedder, query: str, top_k: int | None, min_score: f
     # The vector index is approximate (HNSW): a small k can miss a chunk a larger one finds,
     # and two builds of the index can rank differently. A metadata filter makes the retriever
     # rank exactly, over the chunks this model embedded, so the baseline gets its true best k.
-    with quiet_graphrag_id_deprecation():
-        items = retriever.search(query_text=query, top_k=top_k, filters={"embedding_model": embedder.name}).items
-    chunks = [{"chunk_id": i.metadata["chunk_id"], "score": i.metadata["score"], "text": i.content} for i in items]
+    # Each reading of the question (infra/embeddings.question_readings) meets the chunks of its
+    # model's language; a chunk's closeness is the sum of its readings' weighted cosines, of which
+    # all but one are exactly 0 (a chunk's vector lives in one model's block).
+    found: dict[str, dict] = {}
+    for vector, weight in question_readings(embedder, query):
+        with quiet_graphrag_id_deprecation():
+            items = retriever.search(query_vector=vector.tolist(), top_k=top_k,
+                                     filters={"embedding_model": embedder.name}).items
+        for i in items:
+            chunk = found.setdefault(i.metadata["chunk_id"], {"chunk_id": i.metadata["chunk_id"], "cosine": 0.0,
+                                                              "text": i.content})
+            chunk["cosine"] += weight * (2 * i.metadata["score"] - 1)
+    chunks = sorted(({"chunk_id": c["chunk_id"], "score": (1 + c["cosine"]) / 2, "text": c["text"]}
+                     for c in found.values()), key=lambda c: (-c["score"], c["chunk_id"]))[:top_k]
     if min_score is not None:
         chunks = [c for c in chunks if c["score"] >= min_score]
     return chunks
