@@ -54,8 +54,7 @@ from tripartite.search.keywords import question_keywords
 from tripartite.selection.prompt import reference_line
 
 INTRO = ("Answer the question from the numbered passages below (sentences quoted from the reference documents, "
-         "an ellipsis where a passage skips) and the community summaries; cite the passages you use by their "
-         "numbers in brackets.")
+         "an ellipsis where a passage skips){summaries}; cite the passages you use by their numbers in brackets.")
 MAX_TOKENS = HYBRID_TOKENS
 CHUNK_LIMIT = 24       # the chunks closest to the question, before the entities' own
 TEXT_LIMIT = 12        # the chunks that say the question's keywords best (full-text), besides those
@@ -189,7 +188,8 @@ class Packing:
         self.communities: list[dict] = []
 
     def text(self) -> str:
-        parts = [f"Question: {quote(self.question)}", "", INTRO, ""]
+        summaries = " and the community summaries" if self.communities else ""
+        parts = [f"Question: {quote(self.question)}", "", INTRO.format(summaries=summaries), ""]
         if self.communities:
             parts += ["Community summaries:", *(f"- {c['title']}: {quote(c['summary'])}" for c in self.communities), ""]
         if self.chunks:
@@ -209,7 +209,7 @@ class Packing:
         The size is estimated from the pieces added and checked exactly near the budget."""
         if item["kind"] == "community":
             line = f"- {item['community']['title']}: {quote(item['text'])}"
-            cost = count_tokens(line) + 1 + (0 if self.communities else 4)
+            cost = count_tokens(line) + 1 + (0 if self.communities else 10)  # its heading, and the intro names them
             spent = sum(count_tokens(f"- {c['title']}: {quote(c['summary'])}") + 1 for c in self.communities)
             if used + cost > self.max_tokens or spent + cost > COMMUNITY_SHARE * self.max_tokens:
                 return None
