@@ -35,17 +35,42 @@ def test_what_the_object_says_is_quoted_once_and_pointed_to_after():
 
 
 def test_a_finding_said_in_other_words_before_is_not_repeated():
-    rows = [row("Chest pain", "He denies chest pain and abdominal pain. • Cardiovascular: Denies chest pain.", []),
-            row("Dizziness", "Positive dizziness. • Neurological: Positive dizziness on standing.", []),
-            row("Abdominal pain", "Abdominal pain: denies abdominal pain.", []),
-            row("Fatigue", "Has chest pain at night.", [])]
+    rows = [row("Chest pain", "He denies chest pain and abdominal pain. \u2022 Cardiovascular: Denies chest pain.", []),
+            row("Dizziness", "Positive dizziness. \u2022 Neurological: Positive dizziness on standing.", []),
+            row("Abdominal pain", "Cardiovascular: Denies chest pain.", []),
+            row("Fatigue", "Chest pain at night.", [])]
     lines = build_prompt("case-2", rows, "What next?", 0.9, 0.5)["prompt"].splitlines()
-    # Every word of the finding stands in an earlier sentence: dropped, or pointed to.
+    # Its words, fillers aside, stand in an earlier sentence as one run: dropped, or pointed to.
     assert "1. Chest pain: He denies chest pain and abdominal pain." in lines
     assert "3. Abdominal pain: as in 1." in lines
-    # A finding with a word of its own is kept: "on standing", and "has ... at night" (not a denial).
-    assert "2. Dizziness: Positive dizziness. • Neurological: Positive dizziness on standing." in lines
-    assert "4. Fatigue: Has chest pain at night." in lines
+    # A finding with words of its own is kept ("on standing"; "at night").
+    assert "2. Dizziness: Positive dizziness. \u2022 Neurological: Positive dizziness on standing." in lines
+    assert "4. Fatigue: Chest pain at night." in lines
+
+
+def test_a_sentence_that_says_something_new_is_never_taken_for_an_earlier_one():
+    from tripartite.selection.findings import says_no_more
+
+    new = [("Chest pain.", "No chest pain or swelling."),                   # negated before, not now
+           ("Chest pain.", "Denies fever, chills, or chest pain."),         # a negated list
+           ("He has chest pain.", "He denies chest pain and abdominal pain."),
+           ("Warfarin 5 mg daily.", "Warfarin 1.5 mg daily."),              # numbers whole
+           ("BP 90/80.", "BP 140/90, HR 80."),
+           ("Allergies: penicillin and sulfa.", "Started penicillin and sulfa."),  # a label of its own
+           ("Left eye: no redness.", "Right eye: no redness."),
+           ("Right leg swelling.", "Left leg swelling, right arm pain."),   # not one run
+           ("Positive dizziness on standing.", "Positive dizziness."),
+           ("Swelling.", "Swelling of both legs."),                         # one word says too little
+           ("Denies chest pain.", "Denies fever but has chest pain."),      # the denial does not reach it
+           ("No edema.", "No cough, edema noted.")]
+    assert not [pair for pair in new if says_no_more(*pair)]
+    same = [("Cardiovascular: Denies chest pain.", "He denies chest pain and abdominal pain."),
+            ("Reports chest pain.", "He reports chest pain at rest."),
+            ("Left eye: no redness.", "Left eye: no redness or discharge."),
+            ("Positive dizziness.", "Neurological: Positive dizziness on standing."),
+            ("Respiratory: Denies shortness of breath.", "She denies chest pain, shortness of breath, or swelling."),
+            ("Denies chest pain.", "Denies fever, chills, or chest pain.")]
+    assert all(says_no_more(*pair) for pair in same)
 
 
 def test_references_name_the_document_the_chunks_own_section_and_its_place():

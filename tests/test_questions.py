@@ -228,17 +228,33 @@ def test_hybrid_reaches_chunks_through_entities_and_quotes_only_summaries_no_pas
     monkeypatch.setattr(hybrid, "TEXT_LIMIT", 0)
     settings = load_settings(env={k: v for k, v in sample.items() if k != "TRIPARTITE_CONFIG"})
     question = "How does warfarin protect people with atrial fibrillation?"
+    kept = []  # the candidates hybrid_search keeps, community summaries among them
+    rule = hybrid.without_summaries_a_passage_beats
+    monkeypatch.setattr(hybrid, "without_summaries_a_passage_beats", lambda items: kept.extend(rule(items)) or kept)
     with module_db.driver() as driver:
         result = hybrid.hybrid_search(Graph(driver, module_db.database), question, make_embedder(settings),
                                       max_tokens=1000)
         records, _, _ = driver.execute_query("MATCH (:__Entity__)-[:FROM_CHUNK]->(t:Chunk) RETURN DISTINCT t.id AS id",
                                              database_=module_db.database)
     assert result["references"] and {r["chunk_id"] for r in result["references"]} <= {r["id"] for r in records}
+    assert {c["id"] for c in result["communities"]} <= {i["community"]["id"] for i in kept if i["kind"] == "community"}
+    assert ("community summaries" in result["prompt"]) == bool(result["communities"])  # the intro names them if any
     # A community summary is quoted only where no passage is as close to the question.
     chunk, summary = {"kind": "chunk", "score": 0.6}, {"kind": "community", "score": 0.7}
-    assert hybrid.without_summaries_a_passage_beats([chunk, summary]) == [chunk, summary]
-    assert hybrid.without_summaries_a_passage_beats([{**chunk, "score": 0.7}, summary]) == [{**chunk, "score": 0.7}]
-    assert hybrid.without_summaries_a_passage_beats([summary]) == [summary]
+    assert rule([chunk, summary]) == [chunk, summary]
+    assert rule([{**chunk, "score": 0.7}, summary]) == [{**chunk, "score": 0.7}]
+    assert rule([summary]) == [summary]
+
+
+def test_hybrid_intro_names_community_summaries_only_when_it_quotes_some():
+    from tripartite.search.hybrid import Packing
+
+    packing = Packing("Why?", 500)
+    assert "community summaries" not in packing.text()
+    summary = {"kind": "community", "community": {"id": "c1", "level": 0, "title": "Clots"},
+               "text": "Warfarin keeps clots from forming."}
+    assert packing.try_add(summary, packing.tokens()) is not None
+    assert "and the community summaries" in packing.text() and packing.tokens() <= 500
 
 
 def test_hybrid_quotes_each_chunk_once_within_its_budget(sample):

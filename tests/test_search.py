@@ -157,7 +157,8 @@ def test_local_sources_are_ranked_by_closeness_to_the_question_and_the_entities_
         "MATCH (e:__Entity__)-[:FROM_CHUNK]->(t:Chunk) WHERE e.name IN $names "
         "RETURN t.id AS id, count(DISTINCT e) AS mentions, vector.similarity.cosine(t.embedding, $v) AS cosine",
         names=seeds, v=vector, database_=neo4j_db.database)
-    rank = {r["id"]: (r["cosine"] or 0.0) + MENTION_WEIGHT * r["mentions"] / len(seeds) for r in records}
+    rank = {r["id"]: (0.0 if r["cosine"] is None else 2 * r["cosine"] - 1) + MENTION_WEIGHT * r["mentions"] / len(seeds)
+            for r in records}  # the index's (1 + cos) / 2 back to the cosine
     got = [c["chunk_id"] for c in found["chunks"]]
     assert len(got) == min(CHUNK_LIMIT, len(rank)) > 1
     assert [round(rank[i], 9) for i in got] == sorted((round(rank[i], 9) for i in got), reverse=True)

@@ -41,7 +41,7 @@ CALL apoc.custom.installProcedure(
 CALL apoc.custom.installProcedure(
   'tripartite.local(question_keywords :: LIST OF STRING, depth = 2 :: INTEGER, entity_limit = 10 :: INTEGER, '
     + 'relation_limit = 40 :: INTEGER, chunk_limit = 12 :: INTEGER, vector = null :: LIST OF FLOAT, '
-    + 'mention_weight = 0.1 :: FLOAT) :: (entities :: LIST OF MAP, '
+    + 'mention_weight = 0.2 :: FLOAT) :: (entities :: LIST OF MAP, '
     + 'relations :: LIST OF MAP, chunks :: LIST OF MAP, communities :: LIST OF MAP)',
   $local_query, $database, 'read',
   'Local search: the entities the keywords name, their relations, chunks and communities (cypher/search/local.cypher).');

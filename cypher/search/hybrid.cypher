@@ -6,7 +6,7 @@
 // all are on one scale whichever way they came (the cosine of its text and that of its headings
 // and text, weighted by $context_weight), its full-text score over the best one's, and
 // its embedding, by which hybrid.py holds back a chunk that repeats one already taken.
-// Browser: :param vector => [...]; :param cross_vector => null; :param cross_weight => 0.7;
+// Browser: :param vector => [...]; :param cross_vector => null; :param cross_weight => 1.0;
 //          :param question_keywords => ['AWEL']; :param chunk_limit => 20;
 //          :param context_weight => 0.5;
 //          :param text_limit => 12; :param entity_limit => 12; :param community_limit => 4

@@ -5,7 +5,7 @@
 // Document > Section, and the communities of the found entities with their reports.
 // Browser: :param question_keywords => ['AWEL', 'workflow']; :param depth => 2; :param entity_limit => 10;
 //          :param relation_limit => 40; :param chunk_limit => 12; :param vector => [...];
-//          :param mention_weight => 0.1
+//          :param mention_weight => 0.2
 
 // Each keyword as a phrase, a match on the name counting four times one in the description.
 WITH [k IN $question_keywords WHERE trim(k) <> '' | '"' + replace(replace(trim(k), '\\', ' '), '"', ' ') + '"'] AS terms
@@ -45,7 +45,9 @@ CALL (seeds) {
   WITH t, count(DISTINCT e) AS mentions
   // Ranked by closeness to what is searched for, plus a share of the found entities mentioned:
   // an entity's name often stands in a chunk that says nothing the question asks.
-  WITH t, mentions, coalesce(vector.similarity.cosine(t.embedding, $vector), 0.0)
+  // (A chunk of another model's vectors, before `tripartite embed`, or none: its cosine counts 0.)
+  WITH t, mentions, CASE WHEN size(t.embedding) = size($vector)
+                         THEN 2 * vector.similarity.cosine(t.embedding, $vector) - 1 ELSE 0.0 END
                     + $mention_weight * toFloat(mentions) / size(seeds) AS rank
   ORDER BY rank DESC, t.document_id, t.index
   LIMIT $chunk_limit

@@ -200,10 +200,9 @@ class LanguageRoutedEmbedder:
     bge-small-zh-v1.5's 512); a text fills its own language's block with that model's unit
     vector and leaves the others zero. So the cosine of two texts of one language is exactly
     their model's cosine, and of two languages 0: no vector of one model is ever compared with
-    a vector of another, in Python, in Cypher or in a vector index. A question is a text like
-    any other: a Chinese question is read by the Chinese model and finds Chinese passages by
-    meaning, an English one English passages (the full-text and graph channels of hybrid and
-    local search cross languages by name; measured in docs/embeddings.md)."""
+    a vector of another, in Python, in Cypher or in a vector index. A question is read by each
+    model that can read it (question_readings), so an English question finds Chinese passages
+    by meaning too (measured in docs/embeddings.md)."""
 
     def __init__(self, members: Sequence[OnnxEmbedder]):
         self.members = {m.spec.language: m for m in members}
@@ -255,14 +254,13 @@ def question_readings(embedder, question: str) -> list[tuple[np.ndarray, float]]
         return [(embedder.embed([question])[0], 1.0)]
     own = embedder.member_for(question).spec.language
     readings = []
-    for language, member in members.items():
+    for language, member in sorted(members.items(), key=lambda m: m[0] != own):  # its own language's first
         if language != own and member.latin_only and text_language(question) != "en":
             continue
         start, end = embedder.blocks[language]
         vector = np.zeros(embedder.dimensions, dtype=np.float32)
         vector[start:end] = member.embed([question])[0]
         readings.append((vector, 1.0 if language == own else CROSS_LANGUAGE_WEIGHT))
-    readings.sort(key=lambda r: -r[1])  # its own language's first
     return readings
 
 

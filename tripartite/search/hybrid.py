@@ -99,7 +99,7 @@ def unread_share(text: str, embedder, question: str = "") -> float:
     """The share of the text's letters whose meaning its cosine to the question misses: with
     the default (each language by its own model), all of them when the text and the question
     are of two languages (the cosine is then the text's model reading the question in a language
-    not its own, and weighted down); those outside the Latin script for
+    not its own, which finds less than the question's own model would); those outside the Latin script for
     an English-only model (all-MiniLM-L6-v2); none for a multilingual one. There the cosine
     says little, and the chunk's full-text score stands in for it."""
     members = getattr(embedder, "members", None)
@@ -272,7 +272,9 @@ def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens
     keywords, spent = question_keywords(graph, question, runner)
     readings = question_readings(embedder, question)
     (own, _), *others = readings
-    cross = sum(v for v, _ in others).tolist() if others else None  # another language's model's reading
+    # Another language's model's reading (with two models, the default, one: a third would share
+    # the vector, each block's cosine then divided by the square root of their number).
+    cross = sum(v for v, _ in others).tolist() if others else None
     found = graph.one("search/hybrid", vector=own.tolist(), cross_vector=cross, cross_weight=CROSS_LANGUAGE_WEIGHT,
                       question_keywords=keywords, chunk_limit=CHUNK_LIMIT, text_limit=TEXT_LIMIT,
                       entity_limit=ENTITY_LIMIT, community_limit=COMMUNITY_LIMIT, context_weight=CONTEXT_WEIGHT)

@@ -5,8 +5,8 @@ cypher/search/local.cypher (a Browser procedure too); when no entity matches, th
 closest to the question stand in, and the result says so.
 
 The budget goes mostly to the sources: the sections (entities, relations, community reports)
-take at most a tenth each, and the sources, ranked by closeness to the question plus a little
-for each found entity they mention, fill the rest, a source too long for what is left making
+take at most a tenth each, and the sources, ranked by their cosine to the question plus 0.2
+times the share of the found entities they mention, fill the rest, a source too long for what is left making
 way for a shorter one after it."""
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ INTRO = ("Answer the question from the knowledge graph's entities, relations and
 MAX_TOKENS = SearchSettings.local_tokens  # [search] local_tokens' built-in value
 MIN_SUMMARY_TOKENS = 12  # below this a community summary is left out rather than cut to a stub
 ENTITY_LIMIT, RELATION_LIMIT, CHUNK_LIMIT = 10, 40, 12
-MENTION_WEIGHT = 0.1  # a source's rank: its cosine to the question + this x the share of found entities it mentions
+MENTION_WEIGHT = 0.2  # a source's rank: its cosine to the question + this x the share of found entities it mentions
 # Each section's most of the budget: the sources, quoted from the documents, hold what a question
 # asks after; the sections say what the graph derived (a fifth each had left 1,000 tokens 2 sources).
 ENTITY_SHARE, RELATION_SHARE, COMMUNITY_SHARE = 0.1, 0.1, 0.1

@@ -61,19 +61,29 @@ def retrieve(graph: Graph, embedder, query: str, top_k: int | None, min_score: f
     # and two builds of the index can rank differently. A metadata filter makes the retriever
     # rank exactly, over the chunks this model embedded, so the baseline gets its true best k.
     # Each reading of the question (infra/embeddings.question_readings) meets the chunks of its
-    # model's language; a chunk's closeness is the sum of its readings' weighted cosines, of which
-    # all but one are exactly 0 (a chunk's vector lives in one model's block).
+    # model's language; a chunk's closeness is its own reading's weighted cosine. A chunk of
+    # another model's block scores exactly 0.5 (cosine 0) under a reading: not that reading's,
+    # so such a hit is set aside, and each reading is asked for twice k, lest they crowd out its
+    # own chunks; with one reading (or every chunk asked for) they are ranked at 0.5 as before.
+    readings = question_readings(embedder, query)
+    asked = top_k if len(readings) == 1 else min(2 * top_k, max(1, embedded))
     found: dict[str, dict] = {}
-    for vector, weight in question_readings(embedder, query):
+    elsewhere: dict[str, dict] = {}
+    for vector, weight in readings:
         with quiet_graphrag_id_deprecation():
-            items = retriever.search(query_vector=vector.tolist(), top_k=top_k,
+            items = retriever.search(query_vector=vector.tolist(), top_k=asked,
                                      filters={"embedding_model": embedder.name}).items
         for i in items:
-            chunk = found.setdefault(i.metadata["chunk_id"], {"chunk_id": i.metadata["chunk_id"], "cosine": 0.0,
-                                                              "text": i.content})
-            chunk["cosine"] += weight * (2 * i.metadata["score"] - 1)
-    chunks = sorted(({"chunk_id": c["chunk_id"], "score": (1 + c["cosine"]) / 2, "text": c["text"]}
-                     for c in found.values()), key=lambda c: (-c["score"], c["chunk_id"]))[:top_k]
+            chunk = {"chunk_id": i.metadata["chunk_id"], "score": i.metadata["score"], "text": i.content}
+            if chunk["score"] == 0.5 and len(readings) > 1:
+                elsewhere.setdefault(chunk["chunk_id"], chunk)
+            else:
+                if weight != 1.0:
+                    chunk["score"] = (1 + weight * (2 * chunk["score"] - 1)) / 2
+                found[chunk["chunk_id"]] = chunk
+    if len(readings) > 1 and asked >= embedded:  # every chunk was asked for: those no reading read rank at 0.5
+        found.update({k: c for k, c in elsewhere.items() if k not in found})
+    chunks = sorted(found.values(), key=lambda c: (-c["score"], c["chunk_id"]))[:top_k]
     if min_score is not None:
         chunks = [c for c in chunks if c["score"] >= min_score]
     return chunks

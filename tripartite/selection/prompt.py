@@ -11,7 +11,6 @@ place in the document (the JSON form gives its id).
 """
 from __future__ import annotations
 
-import re
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
@@ -25,6 +24,7 @@ from tripartite.lexical.sentences import sentences_of
 from tripartite.lexical.trails import path_below_title, reference_label
 from tripartite.selection.constants import SELECTIONS
 from tripartite.selection.engine import Engine, for_prompts
+from tripartite.selection.findings import says_no_more
 
 # A prompt's preamble says what its items hold; one that cites nothing (a budget no extract fits,
 # or documents silent on the object's concepts) does not announce references.
@@ -297,39 +297,22 @@ def add_percentiles(graph: Graph, built: dict) -> None:
             extract["p"] = found.get((concept["concept_id"], extract["w"]))
 
 
-# Words that carry no finding: "He denies chest pain." says no more than "Denies chest pain."
-# Negations and polarity words ("no", "not", "denies", "positive") are findings, so not here.
-_FILLER = frozenset("a an the and or of to in on at by for with as is are was were be been being has have had "
-                    "he she they it his her their its this that these those there also".split())
-# A finding list's label before the finding ("• Cardiovascular: Denies chest pain."): where, not what.
-_LABEL = re.compile(r"^[\W_]*(?:[A-Z][\w/ -]{0,40}:\s+)?")
-
-
-def _finding_words(sentence: str) -> frozenset[str]:
-    body = sentence[_LABEL.match(sentence).end():]
-    return frozenset(w for w in re.findall(r"\w+", body.lower()) if w not in _FILLER)
-
-
 def object_says(summary: str, n: int, said: dict[str, int]) -> str:
     """What item n says the object says, after its concepts' names: the sentences no earlier
-    sentence said (one whose findings' words all stand in an earlier sentence, as "Cardiovascular:
-    Denies chest pain." after "He denies chest pain and abdominal pain.", says nothing new), and
-    "as in 2" for those item 2 said (recorded in `said`)."""
+    sentence said (selection/findings.says_no_more: "Cardiovascular: Denies chest pain." after
+    "He denies chest pain and abdominal pain." says nothing new), and "as in 2" for those item 2
+    said (recorded in `said`)."""
     passages = [s for part in summary.split(PASSAGE_SEPARATOR) for s in quoted_sentences(part.strip())]
     new: list[str] = []
     earlier: set[int] = set()
     for sentence in dict.fromkeys(passages):
-        words = _finding_words(sentence)
-        if sentence in said:
-            earlier.add(said[sentence])
-            continue
-        before = next((said[s] for s in said if words and words <= _finding_words(s)), None)
-        if before is None and words and any(words <= _finding_words(s) for s in new):
-            continue
+        before = said.get(sentence)
+        if before is None:
+            before = next((said[s] for s in said if says_no_more(sentence, s)), None)
         if before is not None:
             earlier.add(before)
-            continue
-        new.append(sentence)
+        elif not any(says_no_more(sentence, s) for s in new):
+            new.append(sentence)
     for sentence in new:
         said[sentence] = n
     joiner = PASSAGE_SEPARATOR if PASSAGE_SEPARATOR in summary else " "
