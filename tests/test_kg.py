@@ -87,9 +87,29 @@ def test_offline_extraction_builds_the_triplet_graph_beside_the_lexical_one(inge
     # The ontology joined: entities named as a concept (or one of its synonyms) are that concept.
     linked = rows(driver, "MATCH (e:__Entity__)-[:IS_CONCEPT]->(c:Concept) RETURN e.name AS e, c.name AS c")
     assert any(x["c"] == "Atrial fibrillation" for x in linked)
-    # Nothing left to do: no call, no change.
+    # The run says where the graph stands, as `kg status` does.
+    assert report["graph"]["extracted"] == report["graph"]["chunks"] and report["graph"]["entities"] == len(entities)
+    # Nothing left to do: no call, no change, and no chunk said to be read again.
     again = json.loads(invoke(["kg", "extract", "--dry-run", "--json"], ingested).output)
     assert again["calls"] == 0
+    rerun = invoke(["kg", "extract"], ingested)
+    assert rerun.exit_code == 0 and "too little text" not in rerun.output
+    assert f"{report['graph']['chunks']} of {report['graph']['chunks']} chunks extracted; {len(entities)} entities" \
+        in rerun.output
+
+
+def test_a_chunk_too_short_to_extract_is_said_once(neo4j_db, tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "short.md").write_text("# Heart\n\n## Note\n\nOk.\n\n## Care\n\nWarfarin lowers the risk of stroke "
+                                     "in atrial fibrillation, and beta blockers slow the heart rate.\n", encoding="utf-8")
+    env = cli_env(neo4j_db, tmp_path)
+    for args in (["migrate"], ["ingest", str(folder)]):
+        assert invoke(args, env).exit_code == 0
+    first = invoke(["kg", "extract", "--offline"], env)
+    assert first.exit_code == 0 and "1 chunk with too little text to extract from: recorded as read" in first.output
+    second = invoke(["kg", "extract", "--offline"], env)
+    assert second.exit_code == 0 and "too little text" not in second.output
 
 
 def test_a_changed_document_redoes_only_its_chunks(ingested, driver, tmp_path):

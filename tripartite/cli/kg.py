@@ -25,6 +25,12 @@ def _accounting_lines(result: dict) -> list[str]:
                 f"{result['calls']} calls, {result['prompt_tokens']:,} prompt tokens (cl100k_base), "
                 f"{result['cached']} answered from the cache" + result.get("note", "")] + ([priced] if priced else [])
     lines = accounting_lines(result["stages"])
+    if result.get("without_text"):
+        n = result["without_text"]
+        lines.append(f"{n} chunk{'s' if n != 1 else ''} with too little text to extract from: recorded as read, "
+                     "no call")
+    if "graph" in result:  # where the triplet graph stands after the run (as `tripartite kg status` says it)
+        lines.append(_standing_line(result["graph"]))
     for error in result["errors"][:3]:
         click.echo(f"error: {error}", err=True)
     if result["stopped"]:
@@ -151,7 +157,9 @@ def kg_extract(app: App, dry_run: bool, context_k: int | None, min_similarity: f
             else:
                 _others_note(extract.others(app.graph, provider), REDO_STAGES["extract"], provider, "extract")
             with progress(f"Extracting ({provider.name})", len(plan.tasks)) as bar:
-                return {**head, **extract.execute(app.graph, runner, plan, on_done=bar.update)}
+                done = extract.execute(app.graph, runner, plan, on_done=bar.update)
+            return {**head, **done, "without_text": len(plan.empty),
+                    "graph": extract.status(app.graph, app.settings.kg.min_size)}
 
 
 @kg_group.command("communities")
@@ -207,14 +215,19 @@ def kg_communities(app: App, dry_run: bool, min_size: int | None, redo: bool, on
             if redo:
                 _show_cost_first(app, runner, [*summaries, *tasks], "reports and summaries", yes)
             with progress(f"Reporting ({provider.name})", len(summaries) + len(tasks)) as bar:
-                return {**head, **communities.report(app.graph, runner, chunk_embedder(app.settings, offline), tasks,
-                                                     summaries, on_done=bar.update)}
+                done = communities.report(app.graph, runner, chunk_embedder(app.settings, offline), tasks, summaries,
+                                          on_done=bar.update)
+            return {**head, **done, "graph": extract.status(app.graph, min_size)}
+
+
+def _standing_line(s: dict) -> str:
+    return (f"{s['extracted']} of {s['chunks']} chunks extracted; {s['entities']} entities, {s['relations']} "
+            f"relations, {s['concept_links']} linked to ontology concepts; {s['communities']} communities, "
+            f"{s['reports']} with a report")
 
 
 def _status_lines(s: dict) -> list[str]:
-    lines = [f"{s['extracted']} of {s['chunks']} chunks extracted; {s['entities']} entities, {s['relations']} "
-             f"relations, {s['concept_links']} linked to ontology concepts; {s['communities']} communities, "
-             f"{s['reports']} with a report"]
+    lines = [_standing_line(s)]
     if s["unreported"]:
         lines.append(f"{s['unreported']} communities of {s['min_size']} or more members have no report (new, "
                      "or withdrawn because their documents changed): run `tripartite kg communities`")

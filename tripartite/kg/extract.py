@@ -66,6 +66,8 @@ def plan(graph: Graph, offline: TripletExtractor, k: int = KgSettings.context_k,
     if provider is offline:
         for row in graph.run("kg/offline_extractions", version=current, by=made_by(offline),
                              context=offline.context_hash):
+            if not row["fingerprint"]:  # too short to extract: no answer to change (as kg status counts it)
+                continue
             task = TripletTask("kg", row["id"], "", row["text"], ())
             fingerprint = offline.fingerprint(offline.answer(task)[0])
             if fingerprint.split(":", 1)[1] == (row["fingerprint"] or ":").split(":", 1)[1]:
