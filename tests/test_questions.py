@@ -443,3 +443,12 @@ def test_only_text_the_embedder_cannot_read_leans_on_the_full_text_score():
     assert unread_share("图数据库由蚂蚁集团研发", routed, "哪个团队研发了图数据库？") == 0.0
     assert unread_share("图数据库由蚂蚁集团研发", routed, "Who develops the graph database?") == 1.0
     assert unread_share("Apixaban lowers the risk.", routed, "Which drug lowers the risk?") == 0.0
+
+
+def test_a_long_question_is_echoed_cut_at_a_word():
+    from tripartite.evaluation.questions import _echo
+
+    long = "When was the community edition of the graph database co-developed by Ant Group open-sourced?"
+    assert _echo(long) == "When was the community edition of the graph database co-developed ..."
+    assert _echo("How long?") == "How long?"
+    assert _echo("图" * 100) == "图" * 68 + " ..."  # no spaces: cut where the width ends

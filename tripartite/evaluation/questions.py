@@ -87,6 +87,16 @@ def _naming(path: Path, n: int):
     return lambda key: f"{path}: question {n}:" + (f" {_NAMED.get(key, key)}" if key else "")
 
 
+def _echo(question: str, width: int = 72) -> str:
+    """A question as the run echoes it: whole when short, else cut at a word (where words are
+    spaced) with " ..." after."""
+    if len(question) <= width:
+        return question
+    cut = question[:width - 4]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > width // 2 else cut).rstrip(" ,;:") + " ..."
+
+
 def load_questions(path: Path) -> list[Question]:
     """The questions of a YAML file, checked: one line naming the file and the entry on error."""
     import yaml
@@ -322,7 +332,7 @@ def evaluate_questions(settings, graph, path: Path, modes: list[str], budgets: l
                                    chosen.beta, chosen.mode, search=settings.search)
 
         say(f"{len(questions)} questions, modes {', '.join(modes)}, budgets {', '.join(map(str, budgets))}")
-        result = measure(questions, modes, budgets, build, on_question=lambda q: say(f"  {q.id}: {q.question[:70]}"))
+        result = measure(questions, modes, budgets, build, on_question=lambda q: say(f"  {q.id}: {_echo(q.question)}"))
         result.notes[:0] = graph_notes(graph, modes)
         provider = f"{search_runner.provider.name}/{search_runner.provider.model}"
     context = {"file": str(path), "questions": len(questions), "documents": counts.get("documents"),
