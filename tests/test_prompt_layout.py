@@ -73,6 +73,20 @@ def test_a_sentence_that_says_something_new_is_never_taken_for_an_earlier_one():
     assert all(says_no_more(*pair) for pair in same)
 
 
+def test_a_chunk_cited_by_several_concepts_of_one_item_is_one_line_naming_them():
+    shared = extract("hf:a1", 3, "Diuretics and ACE inhibitors lower blood pressure.", ["Heart Failure", "Medicines"])
+    own = extract("hf:b2", 7, "Salt raises blood pressure.", ["Heart Failure", "Diet"])
+    rows = [row("Diuretics", "She takes lisinopril and furosemide.", [shared]),
+            row("ACE inhibitors", "She takes lisinopril and furosemide.", [shared, own])]
+    built = build_prompt("case-3", rows, "What next?", 0.9, 0.5)
+    lines = built["prompt"].splitlines()
+    assert "   [1] (Diuretics, ACE inhibitors) Diuretics and ACE inhibitors lower blood pressure." in lines
+    assert "   [2] (ACE inhibitors) Salt raises blood pressure." in lines
+    assert "(quoted above)" not in built["prompt"]
+    # The JSON form still lists each concept's own evidence.
+    assert [[e["n"] for e in c["evidence"]] for c in built["concepts"]] == [[1], [1, 2]]
+
+
 def test_references_name_the_document_the_chunks_own_section_and_its_place():
     built = build_prompt("case-1", ROWS, "What next?", 0.9, 0.5)
     listed = built["prompt"].split("References:\n", 1)[1].splitlines()

@@ -248,8 +248,9 @@ def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float |
     lines = [f"Question: {quote(question)}", "", preamble or PREAMBLE.format(object_id=object_id), ""]
     for n, group in enumerate(_grouped(rows), start=1):
         lines.append(f"{n}. {', '.join(named(row) for row in group)}{object_says(group[0]['summary'] or '', n, said)}")
+        # A chunk the item's concepts cite: one line, naming each concept that cites it.
+        citing: dict[str, list[tuple[dict, dict]]] = {}
         for row in group:
-            label = f"({row['name']}) " if len(group) > 1 else ""
             cited = evidence[id(row)] = []
             for item in row["evidence"]:
                 chunk_id = item["chunk_id"]
@@ -257,13 +258,17 @@ def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float |
                     references.append({"n": len(references) + 1, "chunk_id": chunk_id, "document": item["document"],
                                        "section_path": item["section_path"] or [], "index": item.get("index")})
                     numbers[chunk_id] = len(references)
-                seen = quoted.setdefault(chunk_id, set())
-                new = [s for s in quoted_sentences(item["text"] or "") if s not in seen]
-                seen.update(new)
-                lines.append(f"   [{numbers[chunk_id]}] {label}{quote(' '.join(new)) if new else '(quoted above)'}")
+                citing.setdefault(chunk_id, []).append((row, item))
                 cited.append({"chunk_id": chunk_id, "document": item["document"],
                               "section_path": item["section_path"] or [], "text": item["text"], "w": item["w"],
                               "p": item.get("p"), "reason": item["reason"], "n": numbers[chunk_id]})
+        for chunk_id, pairs in citing.items():
+            label = f"({', '.join(row['name'] for row, _ in pairs)}) " if len(group) > 1 else ""
+            seen = quoted.setdefault(chunk_id, set())
+            new = [s for _, item in pairs for s in quoted_sentences(item["text"] or "") if s not in seen]
+            new = list(dict.fromkeys(new))
+            seen.update(new)
+            lines.append(f"   [{numbers[chunk_id]}] {label}{quote(' '.join(new)) if new else '(quoted above)'}")
         lines.append("")
     if references:
         lines.append("References:")
