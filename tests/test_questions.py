@@ -452,3 +452,12 @@ def test_a_long_question_is_echoed_cut_at_a_word():
     assert _echo(long) == "When was the community edition of the graph database co-developed ..."
     assert _echo("How long?") == "How long?"
     assert _echo("图" * 100) == "图" * 68 + " ..."  # no spaces: cut where the width ends
+
+
+def test_a_mode_whose_prompts_stop_short_of_the_budget_is_noted():
+    from tripartite.evaluation.questions import Summary, budget_notes
+
+    summaries = [Summary("global", 1000, 20, 808, 0.14, 0.4, 0, 0), Summary("global", 2000, 20, 842, 0.14, 0.4, 0, 0),
+                 Summary("hybrid", 2000, 20, 1994, 0.7, 0.6, 3, 1)]
+    assert budget_notes(summaries) == ["global: its prompts stop short of the budget at 2,000 (median 842 tokens): "
+                                       "all it found fits, so a larger budget adds nothing"]

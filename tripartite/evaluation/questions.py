@@ -246,6 +246,22 @@ def table(summaries: list[Summary]) -> list[str]:
     return lines
 
 
+UNFILLED = 0.6  # a mode whose median prompt stays below this share of a budget has run out of material
+
+
+def budget_notes(summaries: list[Summary]) -> list[str]:
+    """A note for each mode whose prompts stop well short of a budget: what it found all fits,
+    so that budget's row repeats a smaller one's prompts rather than measuring the budget."""
+    notes = []
+    for mode in dict.fromkeys(s.mode for s in summaries):
+        short = [s for s in summaries if s.mode == mode and s.median_tokens < UNFILLED * s.budget]
+        if short:
+            notes.append(f"{mode}: its prompts stop short of the budget at "
+                         + ", ".join(f"{s.budget:,} (median {s.median_tokens:,.0f} tokens)" for s in short)
+                         + ": all it found fits, so a larger budget adds nothing")
+    return notes
+
+
 def write(out: Path, result: QuestionEval, context: dict) -> dict[str, Path]:
     import json
 
@@ -334,6 +350,7 @@ def evaluate_questions(settings, graph, path: Path, modes: list[str], budgets: l
         say(f"{len(questions)} questions, modes {', '.join(modes)}, budgets {', '.join(map(str, budgets))}")
         result = measure(questions, modes, budgets, build, on_question=lambda q: say(f"  {q.id}: {_echo(q.question)}"))
         result.notes[:0] = graph_notes(graph, modes)
+        result.notes += budget_notes(result.summaries)
         provider = f"{search_runner.provider.name}/{search_runner.provider.model}"
     context = {"file": str(path), "questions": len(questions), "documents": counts.get("documents"),
                "chunks": counts["chunks"], "embedder": embedder.name, "provider": provider,
