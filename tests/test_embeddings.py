@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import cli_env, invoke, kill_when, load_sample, ok
+from conftest import cli_env, ingest_documents, invoke, kill_when, load_sample, ok
 from tripartite.infra.config import load_settings
 
 
@@ -21,7 +21,8 @@ def default():
 
 
 def test_each_language_is_read_by_its_own_model_and_never_compared_with_another(default):
-    from tripartite.infra.embeddings import MiniLMEmbedder, text_language
+    from tripartite.infra.embeddings import MiniLMEmbedder
+    from tripartite.infra.languages import text_language
 
     assert default.name == "all-MiniLM-L6-v2+bge-small-zh-v1.5" and default.dimensions == 384 + 512
     texts = ["Anticoagulants lower the risk of stroke.", "抗凝药降低中风的风险。", "Blood thinners prevent strokes.",
@@ -38,7 +39,7 @@ def test_each_language_is_read_by_its_own_model_and_never_compared_with_another(
 
 
 def test_an_english_question_is_read_by_the_chinese_model_too_and_each_reading_meets_its_own_block(default):
-    from tripartite.infra.embeddings import CROSS_LANGUAGE_WEIGHT, question_readings, question_vector
+    from tripartite.infra.question_vectors import CROSS_LANGUAGE_WEIGHT, question_readings, question_vector
 
     english, chinese = "Which drugs lower the risk of stroke?", "哪些药物可以降低中风的风险？"
     readings = question_readings(default, english)
@@ -55,15 +56,10 @@ def test_an_english_question_is_read_by_the_chinese_model_too_and_each_reading_m
 
 
 def test_vector_rag_finds_a_chinese_passage_for_an_english_question(neo4j_db, tmp_path):
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "mixed.md").write_text(
-        "# 药物\n\n## 抗凝\n\n华法林等抗凝药可以降低心房颤动患者发生中风的风险。\n\n"
-        "## 数据库\n\n图数据库的事务采用可串行化隔离级别。\n\n"
-        "## Gardening\n\nTomatoes need full sun and regular watering in summer.\n", encoding="utf-8")
-    env = cli_env(neo4j_db, tmp_path)
-    ok(["migrate"], env)
-    ok(["ingest", str(folder)], env)
+    ingest_documents(neo4j_db, tmp_path, {"mixed.md": "# 药物\n\n## 抗凝\n\n华法林等抗凝药可以降低心房颤动患者发生中风的风险。\n\n"
+                                                      "## 数据库\n\n图数据库的事务采用可串行化隔离级别。\n\n"
+                                                      "## Gardening\n\nTomatoes need full sun and regular watering "
+                                                      "in summer.\n"})
     from tripartite.infra.embeddings import make_embedder
     from tripartite.infra.graph import Graph
     from tripartite.search.vector import retrieve

@@ -7,7 +7,6 @@ OpenAI-compatible endpoint.
 """
 from __future__ import annotations
 
-import re
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -17,6 +16,7 @@ import numpy as np
 
 from tripartite.infra import model_assets
 from tripartite.infra.embedding_models import DEFAULT_LANGUAGES, DEFAULT_NAME, MINILM, MODELS, ModelSpec
+from tripartite.infra.languages import text_language
 
 # One ONNX session per model file and thread setting in a process: loading one costs about
 # 0.3 s, and onnxruntime lets threads run one session at once. Every command builds an
@@ -183,16 +183,6 @@ def local_model(spec: ModelSpec, cache_dir: Path, batch_size: int = 8, fetch: bo
     return OnnxEmbedder(spec, onnx, tokenizer, batch_size=batch_size)
 
 
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
-CHINESE_SHARE = 0.3  # a text whose visible characters are this share Chinese is read by the Chinese model
-
-
-def text_language(text: str) -> str:
-    """'zh' for a text that is largely Chinese characters, else 'en' (Latin script and the rest)."""
-    visible = sum(1 for ch in text if not ch.isspace())
-    return "zh" if visible and len(_CJK.findall(text)) >= CHINESE_SHARE * visible else "en"
-
-
 class LanguageRoutedEmbedder:
     """The default: each text read by the model of its language, never by another.
 
@@ -201,7 +191,7 @@ class LanguageRoutedEmbedder:
     vector and leaves the others zero. So the cosine of two texts of one language is exactly
     their model's cosine, and of two languages 0: no vector of one model is ever compared with
     a vector of another, in Python, in Cypher or in a vector index. A question is read by each
-    model that can read it (question_readings), so an English question finds Chinese passages
+    model that can read it (infra/question_vectors.py), so an English question finds Chinese passages
     by meaning too (measured in docs/embeddings.md)."""
 
     def __init__(self, members: Sequence[OnnxEmbedder]):
@@ -234,40 +224,6 @@ class LanguageRoutedEmbedder:
 
     def embed_query(self, text: str) -> list[float]:
         return self.embed([text])[0].tolist()
-
-
-CROSS_LANGUAGE_WEIGHT = 1.0  # a question's reading by another language's model, against its own language's (0.7: 0.49 on DB-GPT's file at 1,000 tokens, 1.0 and 1.3: 0.54)
-
-
-def question_readings(embedder, question: str) -> list[tuple[np.ndarray, float]]:
-    """A question as search compares it with passages: (vector, weight) pairs, one per reading.
-    With the default (each language by its own model) the question is read by every model that
-    can read it: by its own language's model at weight 1, and by each other one at
-    CROSS_LANGUAGE_WEIGHT (bge-small-zh-v1.5 reads English words too, so an English question
-    finds a Chinese passage by meaning; all-MiniLM-L6-v2 cannot read Chinese, so a Chinese
-    question has one reading). Each reading fills only its model's block, and a passage's vector
-    lives in one block, so a passage meets exactly one reading: its closeness is that model's
-    cosine, times the weight for another language (where both say the same, the passage of the
-    question's own language comes first). Any other embedder reads a question as a passage."""
-    members = getattr(embedder, "members", None)
-    if not members:
-        return [(embedder.embed([question])[0], 1.0)]
-    own = embedder.member_for(question).spec.language
-    readings = []
-    for language, member in sorted(members.items(), key=lambda m: m[0] != own):  # its own language's first
-        if language != own and member.latin_only and text_language(question) != "en":
-            continue
-        start, end = embedder.blocks[language]
-        vector = np.zeros(embedder.dimensions, dtype=np.float32)
-        vector[start:end] = member.embed([question])[0]
-        readings.append((vector, 1.0 if language == own else CROSS_LANGUAGE_WEIGHT))
-    return readings
-
-
-def question_vector(embedder, question: str) -> np.ndarray:
-    """The question's readings summed, weighted (question_readings): its dot product with a
-    passage's unit vector is the passage's closeness to the question."""
-    return sum(weight * vector for vector, weight in question_readings(embedder, question))
 
 
 def default_local_embedder(cache_dir: Path, batch_size: int = 8, fetch: bool = True) -> LanguageRoutedEmbedder:

@@ -4,6 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
+from tripartite.infra.languages import text_language
+
 
 class WordPieceCounter:
     """Word pieces of a local model (all-MiniLM-L6-v2 unless another is given), without the
@@ -50,8 +52,6 @@ class RoutedCounter:
     LanguageRoutedEmbedder), so a chunk fits the window of the model it goes to."""
 
     def __init__(self, embedder):
-        from tripartite.infra.embeddings import text_language
-
         self.language = text_language
         self.counters = {language: WordPieceCounter(embedder=member) for language, member in embedder.members.items()}
         self.fallback = next(iter(self.counters.values()))

@@ -30,7 +30,7 @@ closer to the question than every passage (with the offline report writer's summ
 score alone they had filled a sixth of the budget and found no answer a passage did not).
 
 The question is read by each model of the default embedder that can read it (an English
-question by the Chinese model too: infra/embeddings.question_readings), so an English question
+question by the Chinese model too: infra/question_vectors.py), so an English question
 finds Chinese passages by meaning, not only by the Latin names they share.
 """
 from __future__ import annotations
@@ -40,8 +40,9 @@ import re
 
 import numpy as np
 
-from tripartite.infra.embeddings import CROSS_LANGUAGE_WEIGHT, question_readings
+from tripartite.infra.question_vectors import CROSS_LANGUAGE_WEIGHT, question_readings, summed
 from tripartite.infra.errors import TripartiteError
+from tripartite.infra.languages import text_language
 from tripartite.infra.graph import Graph
 from tripartite.infra.quoting import quote
 from tripartite.infra.tokens import count_tokens
@@ -104,8 +105,6 @@ def unread_share(text: str, embedder, question: str = "") -> float:
     says little, and the chunk's full-text score stands in for it."""
     members = getattr(embedder, "members", None)
     if members:
-        from tripartite.infra.embeddings import text_language
-
         language = text_language(text)
         if language != text_language(question):
             return 1.0
@@ -278,7 +277,7 @@ def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens
     found = graph.one("search/hybrid", vector=own.tolist(), cross_vector=cross, cross_weight=CROSS_LANGUAGE_WEIGHT,
                       question_keywords=keywords, chunk_limit=CHUNK_LIMIT, text_limit=TEXT_LIMIT,
                       entity_limit=ENTITY_LIMIT, community_limit=COMMUNITY_LIMIT, context_weight=CONTEXT_WEIGHT)
-    vector = sum(weight * v for v, weight in readings)  # its dot product with a sentence: that one's closeness
+    vector = summed(readings)  # its dot product with a sentence: that one's closeness
     if found is None:
         raise TripartiteError("there are no chunks to search; ingest documents with `tripartite ingest PATH`")
     packing = Packing(question, max_tokens)

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator
 
 from tripartite.ontology.plugins import question_or_default
-from tripartite.infra.embeddings import as_graphrag_embedder, question_readings
+from tripartite.infra.question_vectors import question_readings
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
 from tripartite.infra.quoting import quote
@@ -44,8 +44,8 @@ def retrieve(graph: Graph, embedder, query: str, top_k: int | None, min_score: f
         node = record["node"]
         return RetrieverResultItem(content=node["text"], metadata={"chunk_id": node["id"], "score": record["score"]})
 
-    retriever = VectorRetriever(graph.driver, INDEX_NAME, embedder=as_graphrag_embedder(embedder),
-                                return_properties=["id", "text"], result_formatter=formatter,
+    # Given the question's vectors (below), the retriever needs no embedder of its own.
+    retriever = VectorRetriever(graph.driver, INDEX_NAME, return_properties=["id", "text"], result_formatter=formatter,
                                 neo4j_database=graph.database)
     embedded = graph.run("search/embedded_chunk_count", model=embedder.name)[0]["chunks"]
     if not embedded:
@@ -60,7 +60,7 @@ def retrieve(graph: Graph, embedder, query: str, top_k: int | None, min_score: f
     # The vector index is approximate (HNSW): a small k can miss a chunk a larger one finds,
     # and two builds of the index can rank differently. A metadata filter makes the retriever
     # rank exactly, over the chunks this model embedded, so the baseline gets its true best k.
-    # Each reading of the question (infra/embeddings.question_readings) meets the chunks of its
+    # Each reading of the question (infra/question_vectors.py) meets the chunks of its
     # model's language; a chunk's closeness is its own reading's weighted cosine. A chunk of
     # another model's block scores exactly 0.5 (cosine 0) under a reading: not that reading's,
     # so such a hit is set aside, and each reading is asked for twice k, lest they crowd out its
