@@ -293,6 +293,19 @@ def load_sample(env: dict[str, str], *then: list[str]) -> dict[str, str]:
     return env
 
 
+def ingest_documents(target: Neo4jTarget, tmp_path: Path, files: dict[str, str], *then: list[str]) -> dict[str, str]:
+    """A CLI environment whose database holds these Markdown documents (file name -> text), migrated
+    and ingested, then the commands in `then` run; each must succeed."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    env = cli_env(target, tmp_path)
+    for args in (["migrate"], ["ingest", str(folder)], *then):
+        ok(args, env)
+    return env
+
+
 @pytest.fixture
 def loaded(neo4j_db, tmp_path):
     """CLI environment for a test database holding the sample, not yet analysed."""

@@ -9,7 +9,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from conftest import cli_env, kill_when
+from conftest import cli_env, ingest_documents, kill_when
 from fake_openai import FakeOpenAI
 from tripartite.cli import cli
 from tripartite.infra.llm.tasks import InvalidAnswer
@@ -99,13 +99,9 @@ def test_offline_extraction_builds_the_triplet_graph_beside_the_lexical_one(inge
 
 
 def test_a_chunk_too_short_to_extract_is_said_once(neo4j_db, tmp_path):
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "short.md").write_text("# Heart\n\n## Note\n\nOk.\n\n## Care\n\nWarfarin lowers the risk of stroke "
-                                     "in atrial fibrillation, and beta blockers slow the heart rate.\n", encoding="utf-8")
-    env = cli_env(neo4j_db, tmp_path)
-    for args in (["migrate"], ["ingest", str(folder)]):
-        assert invoke(args, env).exit_code == 0
+    env = ingest_documents(neo4j_db, tmp_path, {"short.md": "# Heart\n\n## Note\n\nOk.\n\n## Care\n\nWarfarin lowers "
+                                                            "the risk of stroke in atrial fibrillation, and beta "
+                                                            "blockers slow the heart rate.\n"})
     first = invoke(["kg", "extract", "--offline"], env)
     assert first.exit_code == 0 and "1 chunk with too little text to extract from: recorded as read" in first.output
     second = invoke(["kg", "extract", "--offline"], env)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import as_json, cli_env, invoke, ok
+from conftest import as_json, cli_env, ingest_documents, invoke, ok
 from fake_openai import FakeOpenAI
 from tripartite.ontology.concept import ConceptInfo
 from tripartite.infra.llm.tasks import InvalidAnswer
@@ -298,18 +298,13 @@ def test_local_procedure_runs_the_same_script(triplets, driver, neo4j_db):
 def test_a_documents_own_citation_numbers_are_no_prompt_references_in_any_mode(neo4j_db, tmp_path):
     """A guideline citing its literature as [12] would otherwise point an answer at reference
     12 of the prompt, another chunk or none."""
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "salt.md").write_text(
-        "# Blood pressure\n\nCutting salt lowers blood pressure in hypertension [12]. Trials of a low-salt "
-        "diet agree [3, 4].\n\n## Atrial fibrillation [90]\n\nApixaban lowers the stroke risk in atrial "
-        "fibrillation [5-7]. Warfarin does too [80].\n", encoding="utf-8")
-    env = cli_env(neo4j_db, tmp_path)
-    (folder / "hypertension.md").write_text((samples_dir() / "guidelines" / "hypertension.md").read_text("utf-8"),
-                                            encoding="utf-8")  # enough entities for communities to form
-    for args in (["migrate"], ["ingest", str(folder)], ["ontology", "load", "cardiology"], ["analyze"], ["select"],
-                 ["kg", "extract", "--offline"], ["kg", "communities", "--offline"]):
-        ok(args, env)
+    salt = ("# Blood pressure\n\nCutting salt lowers blood pressure in hypertension [12]. Trials of a low-salt "
+            "diet agree [3, 4].\n\n## Atrial fibrillation [90]\n\nApixaban lowers the stroke risk in atrial "
+            "fibrillation [5-7]. Warfarin does too [80].\n")
+    hypertension = (samples_dir() / "guidelines" / "hypertension.md").read_text("utf-8")  # entities for communities
+    env = ingest_documents(neo4j_db, tmp_path, {"salt.md": salt, "hypertension.md": hypertension},
+                           ["ontology", "load", "cardiology"], ["analyze"], ["select"], ["kg", "extract", "--offline"],
+                           ["kg", "communities", "--offline"])
     question = "Does less salt lower blood pressure in hypertension [91], and what lowers the stroke risk?"
     quoted = set()
     for mode in ("tripartite", "rag", "local", "global", "hybrid"):
