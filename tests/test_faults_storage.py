@@ -206,3 +206,33 @@ def test_an_llm_cache_that_is_no_database_is_one_line(tmp_path):
         AnswerCache(answers)
     assert str(info.value) == (f"cannot use the LLM answer cache {answers}: it cannot be opened as an SQLite database "
                                f"(file is not a database); {LLM_CACHE_FIX}")
+
+
+def _fill_cache(path: str) -> str:
+    import os
+
+    from tripartite.infra.llm.cache import AnswerCache
+    try:
+        cache = AnswerCache(Path(path))
+        for n in range(20):
+            cache.put(f"{os.getpid()}-{n}", {"n": n}, {})
+        cache.close()
+        return "ok"
+    except Exception as exc:  # noqa: BLE001 (the test reports what each process met)
+        return str(exc)
+
+
+def test_runs_opening_a_new_llm_cache_at_once_all_use_it(tmp_path):
+    # Switching a new file to WAL can be refused at once while another run does the same (CI saw
+    # "database is locked" from a second `kg extract` started beside the first).
+    import multiprocessing
+
+    from tripartite.infra.llm.cache import AnswerCache
+    for trial in range(12):
+        path = str(tmp_path / f"cache-{trial}.sqlite")
+        with multiprocessing.get_context("fork").Pool(6) as pool:  # new processes, all opening at once
+            assert pool.map(_fill_cache, [path] * 6, chunksize=1) == ["ok"] * 6
+        cache = AnswerCache(Path(path))
+        count = cache._db.execute("SELECT count(*) FROM answers").fetchone()[0]
+        cache.close()
+        assert count == 6 * 20
