@@ -445,6 +445,31 @@ def test_only_text_the_embedder_cannot_read_leans_on_the_full_text_score():
     assert unread_share("Apixaban lowers the risk.", routed, "Which drug lowers the risk?") == 0.0
 
 
+def test_a_chunk_with_one_sentence_that_answers_rises_by_its_closest_sentence():
+    from tripartite.infra.config import load_settings
+    from tripartite.infra.embeddings import MiniLMEmbedder
+    from tripartite.search import hybrid
+
+    def chunk(chunk_id: str, text: str, cosine: float) -> dict:
+        return {"chunk_id": chunk_id, "text": text, "cosine": cosine, "lexical": 0.0, "entities": [],
+                "embedding": None, "document": "d", "section_path": ["d"], "index": 0}
+
+    # As wholes (the index's cosine) the diffuse chunk is the closer; the other holds one sentence
+    # that answers the question, among sentences about other things.
+    embedder = MiniLMEmbedder(load_settings(env={}).cache_dir)
+    question = "Which sensor chip reads the rotor angle by default?"
+    answering = chunk("answering", "The board has two CAN ports. By default the rotor angle is read by the onboard "
+                                   "magnetic encoder chip. Cables are sold apart.", 0.40)
+    diffuse = chunk("diffuse", "Sensors can be wired in many ways. Angles are measured in revolutions. "
+                               "Defaults are kept in flash.", 0.45)
+    vector = embedder.embed([question])[0]
+    ranked = hybrid.candidates({"chunks": [diffuse, answering], "relations": [], "communities": []}, [], vector, embedder)
+    assert [i["chunk"]["chunk_id"] for i in ranked] == ["answering", "diffuse"]
+    best = max(ranked[0]["sentence_scores"])  # no keywords or relations here: the sentence's cosine
+    assert ranked[0]["cosine"] == pytest.approx((1 - hybrid.SENTENCE_SHARE) * 0.40 + hybrid.SENTENCE_SHARE * best, abs=1e-6)
+    assert best == pytest.approx(float(embedder.embed([answering["text"].split(". ")[1] + "."])[0] @ vector), abs=1e-5)
+
+
 def test_a_long_question_is_echoed_cut_at_a_word():
     from tripartite.evaluation.questions import _echo
 

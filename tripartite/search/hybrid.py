@@ -14,7 +14,9 @@ scored on one scale:
 
 where a summary's closeness is its cosine to the question, and a chunk's blends its text's with
 its headings-and-text's (CONTEXT_WEIGHT: a short chunk under "Field weakening > Configuration"
-is about field weakening though it never says so). A keyword weighs more the fewer candidate
+is about field weakening though it never says so), and that in turn half and half with its
+closest sentence's cosine (SENTENCE_SHARE: a paraphrased question is answered by one sentence,
+which a chunk's one vector, the mean of all it says, dilutes). A keyword weighs more the fewer candidate
 chunks hold it. The last term stands in for the closeness where the embedder cannot
 read the text (Chinese under the English default model): in text it reads, a paraphrase is
 found better by closeness than by words. The best
@@ -71,6 +73,7 @@ COMMUNITY_SHARE = 0.15  # community summaries (derived, not quoted) take at most
 REDUNDANCY_WEIGHT = 0.1  # times a candidate's highest cosine to a chunk taken: say new things (MMR)
 CONTEXT_WEIGHT = 0.5   # a chunk's cosine: (its text's + this x its headings-and-text's) / (1 + this)
 WHOLE_SHARE = 0.7      # an excerpt this large becomes the whole chunk
+SENTENCE_SHARE = 0.5   # a chunk's closeness: (1 - this) x its own + this x its closest sentence's
 MIN_SENTENCE_CHARS = 12
 
 
@@ -136,22 +139,25 @@ def candidates(found: dict, keywords: list[str], question_vector: np.ndarray, em
         if text:
             items.append({"kind": "community", "community": community, "text": text, "cosine": community["cosine"],
                           "keywords": keyword_share(text, weights), "entities": 0.0, "lexical": 0.0})
-    for item in items:
-        item["score"] = round(item["cosine"] + KEYWORD_WEIGHT * item["keywords"] + ENTITY_WEIGHT * item["entities"]
-                              + LEXICAL_WEIGHT * item["lexical"], 6)
-        embedding = item["chunk"].get("embedding") if item["kind"] == "chunk" else None
-        item["vector"] = None if embedding is None else np.asarray(embedding, dtype=np.float32)
-        item["redundancy"] = 0.0  # see took()
     chunks = [i for i in items if i["kind"] == "chunk"]
     flat = [x for i in chunks for x in i["sentences"]]
     cosines = embedder.embed(flat) @ question_vector if flat else np.zeros(0)
     at = 0
     for item in chunks:
         n = len(item["sentences"])
+        own = cosines[at:at + n]
         item["sentence_scores"] = [float(v) + KEYWORD_WEIGHT * keyword_share(x, weights)
                                    + RELATION_WEIGHT * any(d in x for d in related)
-                                   for x, v in zip(item["sentences"], cosines[at:at + n])]
+                                   for x, v in zip(item["sentences"], own)]
+        if n:  # a question answered by one sentence is closer to it than to its chunk's mean
+            item["cosine"] = (1 - SENTENCE_SHARE) * item["cosine"] + SENTENCE_SHARE * float(own.max())
         at += n
+    for item in items:
+        item["score"] = round(item["cosine"] + KEYWORD_WEIGHT * item["keywords"] + ENTITY_WEIGHT * item["entities"]
+                              + LEXICAL_WEIGHT * item["lexical"], 6)
+        embedding = item["chunk"].get("embedding") if item["kind"] == "chunk" else None
+        item["vector"] = None if embedding is None else np.asarray(embedding, dtype=np.float32)
+        item["redundancy"] = 0.0  # see took()
     return sorted(items, key=lambda i: (-i["score"], i["chunk"]["chunk_id"] if i["kind"] == "chunk" else i["text"]))
 
 
