@@ -75,6 +75,23 @@ def test_vector_rag_finds_a_chinese_passage_for_an_english_question(neo4j_db, tm
     assert 0.5 < ranked[0]["score"] <= 1.0  # (1 + cos) / 2, the cosine of the Chinese model's reading
 
 
+def test_local_search_ranks_a_chinese_source_first_for_an_english_question(neo4j_db, tmp_path):
+    ingest_documents(neo4j_db, tmp_path, {"mixed.md": "# 药物\n\n## 抗凝\n\n华法林等抗凝药可以降低心房颤动患者发生中风的风险。\n\n"
+                                                      "## Gardening\n\nTomatoes need full sun and regular watering "
+                                                      "in summer.\n"})
+    from tripartite.infra.embeddings import make_embedder
+    from tripartite.infra.graph import Graph
+    from tripartite.search.local_search import local_search
+
+    with neo4j_db.driver() as driver:
+        graph = Graph(driver, neo4j_db.database)
+        found = local_search(graph, "Which medicines lower the risk of stroke?", make_embedder(load_settings(env={})))
+    # No triplet graph: the closest chunks stand in, the question read by both models (the
+    # English model alone would have put the gardening chunk first: the Chinese one is 0 to it).
+    assert "the chunks closest to the question stand in" in found["note"]
+    assert [r["section_path"][-1] for r in found["references"]] == ["抗凝", "Gardening"]
+
+
 def test_a_model_in_a_folder_is_used_by_its_path(tmp_path):
     """An ONNX sentence-embedding model exported into a folder: named by its path, its size
     read from the model, its pooling from tripartite-model.json."""

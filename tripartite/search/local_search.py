@@ -7,12 +7,14 @@ closest to the question stand in, and the result says so.
 The budget goes mostly to the sources: the sections (entities, relations, community reports)
 take at most a tenth each, and the sources, ranked by their cosine to the question plus 0.2
 times the share of the found entities they mention, fill the rest, a source too long for what is left making
-way for a shorter one after it."""
+way for a shorter one after it. The question is read by every model that can read it, as in
+hybrid search (infra/question_vectors.py): an English question finds Chinese sources too."""
 from __future__ import annotations
 
 from tripartite.infra.config import SearchSettings
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
+from tripartite.infra.question_vectors import question_vector
 from tripartite.infra.quoting import quote
 from tripartite.infra.tokens import count_tokens, truncate_to_tokens
 from tripartite.search.constants import DEPTH
@@ -62,7 +64,7 @@ def local_search(graph: Graph, question: str, embedder, max_tokens: int = MAX_TO
                 "estimate": True, "prompt": "", "references": [], "material": "", "communities": [],
                 "entities": [], "keywords": [], "note": ""}
     keywords, spent = question_keywords(graph, query, runner)
-    vector = embedder.embed([query])[0].tolist()
+    vector = question_vector(embedder, query).tolist()  # read by every model that can read it
     found = retrieve(graph, keywords, vector, depth)
     communities = []
     notes = [triplet_graph_gaps(graph)]
