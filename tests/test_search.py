@@ -374,3 +374,18 @@ def test_dbgpt_questions_stay_within_dbgpts_published_query_costs(neo4j_db, tmp_
         assert local["references"] and glob["references"], q["id"]
         citations_have_references(local)
         citations_have_references(glob)
+
+
+def test_global_search_ranks_chinese_report_sentences_for_an_english_question(neo4j_db, tmp_path):
+    # Reports about Chinese passages, and an English question: the question is read by both models,
+    # so the Chinese sentences get their model's cosine to it, not 0 (the English model reads no Chinese).
+    text = ("# 图数据库\n\n## 事务\n\nTuGraph 与 GeaFlow 都由 AntGroup 研发。TuGraph 的事务采用可串行化隔离级别，"
+            "GeaFlow 调用 TuGraph 的存储。AntGroup 与 Tsinghua 联合研发 TuGraph。\n\n## 存储\n\nGeaFlow 的存储部分面向 "
+            "Graph 和 KV 两类数据模型提供接口，GeaFlow 与 TuGraph 共用 AntGroup 的集群。\n\n## Gardening\n\n"
+            "Tomatoes need full sun. Basil grows well beside Tomatoes in the garden.\n")
+    env = ingest_documents(neo4j_db, tmp_path, {"graph.md": text}, ["kg", "extract", "--offline"],
+                           ["kg", "communities", "--offline"])
+    result = as_json(["search", "global", "Which isolation level do the graph database's transactions use?",
+                      "--max-tokens", "1000"], env)
+    points = [line for line in result["prompt"].splitlines() if line.startswith("- (")]
+    assert points and "可串行化" in points[0], result["prompt"]

@@ -13,6 +13,7 @@ import numpy as np
 from tripartite.infra.config import SearchSettings
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
+from tripartite.infra.question_vectors import question_vector
 from tripartite.infra.llm.schemas import array, budget, number, obj, string
 from tripartite.infra.llm.tasks import InvalidAnswer, load_json
 from tripartite.infra.quoting import quote
@@ -147,7 +148,7 @@ def _sentences_now(embedder, query_vector, ranked: list[dict]) -> None:
     if not missing:
         return
     vectors = embedder.embed([text for _, _, text in missing])
-    norms = np.linalg.norm(vectors, axis=1) * (np.linalg.norm(query_vector) or 1.0)
+    norms = np.linalg.norm(vectors, axis=1)  # the dot product with a sentence's unit vector, as stored ones are ranked
     for (c, n, text), vector, norm in zip(missing, vectors, norms):
         c["sentences"].append({"n": n, "text": text, "cosine": float(vector @ query_vector / norm) if norm else 0.0,
                                "chunks": c["chunks"]})
@@ -191,7 +192,7 @@ def global_search(graph: Graph, question: str, embedder, runner, max_tokens: int
     level = choose_level(levels) if level is None else level
     query = subject["text"] if subject else question
     block = f"Object {subject['object_id']}:\n{subject['text'].strip()}" if subject else ""
-    query_vector = embedder.embed([query])[0]
+    query_vector = question_vector(embedder, query)  # read by every model that can read it
     ranked = graph.run("search/ranked_communities", level=level, vector=query_vector.tolist(),
                        limit=MAP_LIMIT, chunks_per_community=CHUNKS_PER_COMMUNITY)
     if runner.provider.offline:
