@@ -208,14 +208,13 @@ def test_an_llm_cache_that_is_no_database_is_one_line(tmp_path):
                                f"(file is not a database); {LLM_CACHE_FIX}")
 
 
-def _fill_cache(path: str) -> str:
-    import os
-
+def _fill_cache(path_and_run: tuple[str, int]) -> str:
     from tripartite.infra.llm.cache import AnswerCache
+    path, run = path_and_run
     try:
         cache = AnswerCache(Path(path))
         for n in range(20):
-            cache.put(f"{os.getpid()}-{n}", {"n": n}, {})
+            cache.put(f"{run}-{n}", {"n": n}, {})  # by run, not process: a pool's process may take two runs
         cache.close()
         return "ok"
     except Exception as exc:  # noqa: BLE001 (the test reports what each process met)
@@ -231,7 +230,7 @@ def test_runs_opening_a_new_llm_cache_at_once_all_use_it(tmp_path):
     for trial in range(12):
         path = str(tmp_path / f"cache-{trial}.sqlite")
         with multiprocessing.get_context("fork").Pool(6) as pool:  # new processes, all opening at once
-            assert pool.map(_fill_cache, [path] * 6, chunksize=1) == ["ok"] * 6
+            assert pool.map(_fill_cache, [(path, run) for run in range(6)], chunksize=1) == ["ok"] * 6
         cache = AnswerCache(Path(path))
         count = cache._db.execute("SELECT count(*) FROM answers").fetchone()[0]
         cache.close()
