@@ -227,7 +227,7 @@ def test_runs_opening_a_new_llm_cache_at_once_all_use_it(tmp_path):
     import multiprocessing
 
     from tripartite.infra.llm.cache import AnswerCache
-    for trial in range(12):
+    for trial in range(20):
         path = str(tmp_path / f"cache-{trial}.sqlite")
         with multiprocessing.get_context("fork").Pool(6) as pool:  # new processes, all opening at once
             assert pool.map(_fill_cache, [(path, run) for run in range(6)], chunksize=1) == ["ok"] * 6
