@@ -13,9 +13,9 @@ import numpy as np
 from tripartite.infra.config import SearchSettings
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.graph import Graph
-from tripartite.infra.question_vectors import question_vector
 from tripartite.infra.llm.schemas import array, budget, number, obj, string
 from tripartite.infra.llm.tasks import InvalidAnswer, load_json
+from tripartite.infra.question_vectors import question_vector
 from tripartite.infra.quoting import quote
 from tripartite.infra.tokens import count_tokens, truncate_to_tokens
 from tripartite.search.constants import MAP_TOKENS, MIN_COMMUNITIES

@@ -42,10 +42,10 @@ import re
 
 import numpy as np
 
-from tripartite.infra.question_vectors import CROSS_LANGUAGE_WEIGHT, question_readings, summed
 from tripartite.infra.errors import TripartiteError
-from tripartite.infra.languages import text_language
 from tripartite.infra.graph import Graph
+from tripartite.infra.languages import text_language
+from tripartite.infra.question_vectors import CROSS_LANGUAGE_WEIGHT, question_readings, summed
 from tripartite.infra.quoting import quote
 from tripartite.infra.tokens import count_tokens
 from tripartite.kg.phrases import CJK
