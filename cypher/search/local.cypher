@@ -40,18 +40,18 @@ CALL (seeds) {
                   weight: r.weight, hops: hops, chunks: r.chunks}) AS relations
 }
 CALL (seeds) {
-  UNWIND seeds AS e
-  MATCH (e)-[:FROM_CHUNK]->(t:Chunk)
-  WITH t, count(DISTINCT e) AS mentions
-  // Ranked by closeness to what is searched for, plus a share of the found entities mentioned:
-  // an entity's name often stands in a chunk that says nothing the question asks.
-  // (A chunk of another model's vectors, before `tripartite embed`, or none: its cosine counts 0.)
   // The cosine times the question vector's length is its dot product with the chunk's unit vector:
   // a question read by two models is their readings summed, each in its model's block, and a
   // chunk then meets its own model's reading at that reading's full cosine (1 for a unit vector).
+  WITH seeds, sqrt(reduce(n = 0.0, x IN $vector | n + x * x)) AS length
+  UNWIND seeds AS e
+  MATCH (e)-[:FROM_CHUNK]->(t:Chunk)
+  WITH t, length, count(DISTINCT e) AS mentions
+  // Ranked by closeness to what is searched for, plus a share of the found entities mentioned:
+  // an entity's name often stands in a chunk that says nothing the question asks.
+  // (A chunk of another model's vectors, before `tripartite embed`, or none: its cosine counts 0.)
   WITH t, mentions, CASE WHEN size(t.embedding) = size($vector)
-                         THEN (2 * vector.similarity.cosine(t.embedding, $vector) - 1)
-                              * sqrt(reduce(n = 0.0, x IN $vector | n + x * x)) ELSE 0.0 END
+                         THEN (2 * vector.similarity.cosine(t.embedding, $vector) - 1) * length ELSE 0.0 END
                     + $mention_weight * toFloat(mentions) / size(seeds) AS rank
   ORDER BY rank DESC, t.document_id, t.index
   LIMIT $chunk_limit

@@ -5,17 +5,17 @@
 // whose sentences global_search.py embeds, and the chunks most of their members came from.
 // Browser: :param level => 1; :param vector => [...]; :param limit => 8; :param chunks_per_community => 3
 
-MATCH (c:Community {level: $level}) WHERE c.summary IS NOT NULL AND c.embedding IS NOT NULL
-WITH c, vector.similarity.cosine(c.embedding, $vector) AS score
-ORDER BY score DESC, c.id
-LIMIT $limit
 // A sentence's cosine times the question vector's length: its dot product with the sentence's unit
 // vector, so a question read by two models (their readings summed, each in its model's block)
 // meets each sentence at its own model's full cosine (a unit vector's length is 1).
-CALL (c) {
+WITH sqrt(reduce(n = 0.0, x IN $vector | n + x * x)) AS length
+MATCH (c:Community {level: $level}) WHERE c.summary IS NOT NULL AND c.embedding IS NOT NULL
+WITH c, length, vector.similarity.cosine(c.embedding, $vector) AS score
+ORDER BY score DESC, c.id
+LIMIT $limit
+CALL (c, length) {
   OPTIONAL MATCH (c)-[:HAS_SENTENCE]->(s:ReportSentence)
-  WITH s, (2 * vector.similarity.cosine(s.embedding, $vector) - 1) * sqrt(reduce(n = 0.0, x IN $vector | n + x * x))
-          AS cosine
+  WITH s, (2 * vector.similarity.cosine(s.embedding, $vector) - 1) * length AS cosine
   ORDER BY cosine DESC, s.n
   RETURN [x IN collect({n: s.n, text: s.text, cosine: cosine, chunks: s.chunks}) WHERE x.text IS NOT NULL] AS sentences
 }

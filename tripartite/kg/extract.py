@@ -70,7 +70,7 @@ def plan(graph: Graph, offline: TripletExtractor, k: int = KgSettings.context_k,
                 continue
             task = TripletTask("kg", row["id"], "", row["text"], ())
             fingerprint = offline.fingerprint(offline.answer(task)[0])
-            if fingerprint.split(":", 1)[1] == (row["fingerprint"] or ":").split(":", 1)[1]:
+            if fingerprint.split(":", 1)[1] == row["fingerprint"].split(":", 1)[1]:
                 result.refreshed.append({"id": row["id"], "fingerprint": fingerprint})
             else:
                 changed.append(row["id"])
