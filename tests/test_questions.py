@@ -470,6 +470,27 @@ def test_a_chunk_with_one_sentence_that_answers_rises_by_its_closest_sentence():
     assert best == pytest.approx(float(embedder.embed([answering["text"].split(". ")[1] + "."])[0] @ vector), abs=1e-5)
 
 
+def test_the_chunk_that_goes_on_where_a_taken_chunks_match_ends_it_is_not_held_back_as_a_repeat():
+    import numpy as np
+    from tripartite.search import hybrid
+
+    def item(chunk_id: str, vector, scores=None, next_id=None) -> dict:
+        sentences = [f"Sentence {n} of {chunk_id} says something." for n in range(len(scores or [0.5]))]
+        return {"kind": "chunk", "chunk": {"chunk_id": chunk_id, "next_id": next_id}, "sentences": sentences,
+                "sentence_scores": scores or [0.5], "vector": np.asarray(vector, dtype=np.float32), "redundancy": 0.0}
+
+    same = [1.0, 0.0]
+    # The taken chunk's last sentence is its best match: what follows it opens "after", which goes
+    # on with it rather than repeating it; "elsewhere", as close, is held back.
+    after, elsewhere = item("after", same), item("elsewhere", same)
+    hybrid.took([after, elsewhere], item("taken", same, [0.2, 0.6], next_id="after"))
+    assert (after["redundancy"], elsewhere["redundancy"]) == (0.0, pytest.approx(1.0))
+    # Its match in its first sentence, the last far below it: the next chunk is no continuation.
+    after = item("after", same)
+    hybrid.took([after], item("taken", same, [0.6, 0.6 - 2 * hybrid.MARGIN], next_id="after"))
+    assert after["redundancy"] == pytest.approx(1.0)
+
+
 def test_a_long_question_is_echoed_cut_at_a_word():
     from tripartite.evaluation.questions import _echo
 

@@ -73,10 +73,12 @@ OPTIONAL MATCH (e:__Entity__)-[:FROM_CHUNK]->(t) WHERE e IN seeds
 WITH seeds, relations, t, lexical, collect(e.name) AS entities
 MATCH (t)-[:FROM_DOCUMENT]->(d:Document)
 OPTIONAL MATCH (s:Section {id: t.section_id})
+// The chunk after it in its section (hybrid.py: a passage whose match ends it goes on there).
+OPTIONAL MATCH (t)-[:NEXT_CHUNK]->(after:Chunk) WHERE after.section_id = t.section_id
 // A chunk's cosine to the question: its text's and its headings-and-text's, weighted. Each is the
 // cosine to the question's own reading plus $cross_weight times that to another language's
 // (a vector lives in one model's block, so one of the two is exactly 0).
-WITH seeds, relations, t, lexical, entities, d, s,
+WITH seeds, relations, t, lexical, entities, d, s, after.id AS next_id,
      2 * vector.similarity.cosine(t.embedding, $vector) - 1
        + $cross_weight * coalesce(2 * vector.similarity.cosine(t.embedding, $cross_vector) - 1, 0.0) AS text_cosine,
      2 * vector.similarity.cosine(t.context_embedding, $vector) - 1
@@ -84,6 +86,7 @@ WITH seeds, relations, t, lexical, entities, d, s,
        AS context_cosine
 WITH seeds, relations, collect({chunk_id: t.id, text: t.text, document: d.title, document_id: d.id, index: t.index,
                                 section_path: s.path, entities: entities, embedding: t.embedding, lexical: lexical,
+                                next_id: next_id,
                                 cosine: CASE WHEN t.embedding IS NULL THEN 0.0
                                         ELSE (text_cosine + $context_weight * coalesce(context_cosine, text_cosine))
                                              / (1 + $context_weight) END}) AS chunks

@@ -22,7 +22,9 @@ read the text (Chinese under the English default model): in text it reads, a par
 found better by closeness than by words. The best
 candidates are taken until the budget is spent, each chunk once, a candidate less
 REDUNDANCY_WEIGHT times its highest cosine to a chunk already taken (maximal marginal
-relevance: what repeats the prompt waits). A chunk is quoted as an excerpt: its sentences that
+relevance: what repeats the prompt waits), except the chunk that follows one taken whose match
+ends it: that one goes on with what the match began (a cause after "Some people have white coat
+hypertension."), it does not repeat it. A chunk is quoted as an excerpt: its sentences that
 score within MARGIN of its best one, each with the sentences beside it (an answer often
 follows the sentence that matches the question), the whole chunk when that is most of it, and
 an ellipsis where sentences are skipped. Quoting excerpts rather than whole chunks is what lets
@@ -248,14 +250,25 @@ class Packing:
         return exact
 
 
+def ends_on_match(item: dict) -> bool:
+    """Whether the chunk's last sentence is one of its matches (within MARGIN of its best, as
+    excerpt_of keeps them): the sentence that would follow that match, often what answers,
+    opens the next chunk."""
+    scores, sentences = item.get("sentence_scores") or [], item.get("sentences") or []
+    return bool(scores) and scores[-1] >= max(scores) - MARGIN and len(sentences[-1]) >= MIN_SENTENCE_CHARS
+
+
 def took(pending: list[dict], item: dict) -> None:
     """A chunk was taken: each pending chunk's redundancy, how much of it the prompt already
     says, becomes its highest cosine to a chunk taken (at least 0; a community summary has
-    none, COMMUNITY_SHARE bounds those). Updated once per chunk taken, not per pick."""
+    none, COMMUNITY_SHARE bounds those), except for the chunk that continues it where its match
+    ends it (module doc). Updated once per chunk taken, not per pick."""
     if item["vector"] is None:
         return
+    follows = item["chunk"].get("next_id") if ends_on_match(item) else None
     for other in pending:
-        if other["vector"] is not None:
+        if other["vector"] is not None and not (follows and other["kind"] == "chunk"
+                                                and other["chunk"]["chunk_id"] == follows):
             other["redundancy"] = max(other["redundancy"], float(other["vector"] @ item["vector"]))
 
 
