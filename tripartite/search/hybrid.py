@@ -170,17 +170,21 @@ def without_summaries_a_passage_beats(items: list[dict]) -> list[dict]:
     return [i for i in items if i["kind"] == "chunk" or i["score"] > best]
 
 
+def matches(item: dict) -> list[int]:
+    """The chunk's sentences that match the question: those scoring within MARGIN of its best
+    one, long enough to say something."""
+    sentences, scores = item.get("sentences") or [], item.get("sentence_scores") or []
+    best = max(scores, default=0.0)
+    return [i for i, score in enumerate(scores) if score >= best - MARGIN and len(sentences[i]) >= MIN_SENTENCE_CHARS]
+
+
 def excerpt_of(item: dict) -> dict[int, str]:
     """A chunk's excerpt (see the module doc): sentence index -> sentence."""
-    sentences, scores = item["sentences"], item["sentence_scores"]
-    if not sentences:
-        return {}
-    best = max(scores)
+    sentences = item["sentences"]
     keep: set[int] = set()
-    for i, score in enumerate(scores):
-        if score >= best - MARGIN and len(sentences[i]) >= MIN_SENTENCE_CHARS:
-            keep.update(j for j in (i - 1, i, i + 1) if 0 <= j < len(sentences))
-    if len(keep) >= WHOLE_SHARE * len(sentences):
+    for i in matches(item):
+        keep.update(j for j in (i - 1, i, i + 1) if 0 <= j < len(sentences))
+    if sentences and len(keep) >= WHOLE_SHARE * len(sentences):
         keep = set(range(len(sentences)))
     return {i: sentences[i] for i in sorted(keep)}
 
@@ -251,11 +255,10 @@ class Packing:
 
 
 def ends_on_match(item: dict) -> bool:
-    """Whether the chunk's last sentence is one of its matches (within MARGIN of its best, as
-    excerpt_of keeps them): the sentence that would follow that match, often what answers,
-    opens the next chunk."""
-    scores, sentences = item.get("sentence_scores") or [], item.get("sentences") or []
-    return bool(scores) and scores[-1] >= max(scores) - MARGIN and len(sentences[-1]) >= MIN_SENTENCE_CHARS
+    """Whether the chunk's last sentence is one of its matches: the sentence that would follow
+    that match, often what answers, opens the next chunk."""
+    found = matches(item)
+    return bool(found) and found[-1] == len(item["sentences"]) - 1
 
 
 def took(pending: list[dict], item: dict) -> None:
@@ -267,8 +270,7 @@ def took(pending: list[dict], item: dict) -> None:
         return
     follows = item["chunk"].get("next_id") if ends_on_match(item) else None
     for other in pending:
-        if other["vector"] is not None and not (follows and other["kind"] == "chunk"
-                                                and other["chunk"]["chunk_id"] == follows):
+        if other["vector"] is not None and other["chunk"]["chunk_id"] != follows:  # a summary has no vector
             other["redundancy"] = max(other["redundancy"], float(other["vector"] @ item["vector"]))
 
 
