@@ -491,6 +491,62 @@ def test_the_chunk_that_goes_on_where_a_taken_chunks_match_ends_it_is_not_held_b
     assert after["redundancy"] == pytest.approx(1.0)
 
 
+def test_a_table_chunk_is_not_ranked_by_a_row_read_without_its_header():
+    from tripartite.infra.config import load_settings
+    from tripartite.infra.embeddings import MiniLMEmbedder
+    from tripartite.search import hybrid
+
+    def chunk(chunk_id: str, text: str) -> dict:
+        return {"chunk_id": chunk_id, "text": text, "cosine": 0.40, "lexical": 0.0, "entities": [],
+                "embedding": None, "document": "d", "section_path": ["d"], "index": 0}
+
+    embedder = MiniLMEmbedder(load_settings(env={}).cache_dir)
+    table = chunk("table", "| Name | Peak Output |\n|---|---|\n| c1 | 20A |\n| r4 | 100A |")
+    prose = chunk("prose", "The c1 board delivers up to 20A. The r4 board delivers up to 100A.")
+    vector = embedder.embed(["How much peak current can each board deliver?"])[0]
+    ranked = {i["chunk"]["chunk_id"]: i for i in hybrid.candidates(
+        {"chunks": [table, prose], "relations": [], "communities": []}, [], vector, embedder)}
+    assert hybrid.mostly_table_rows(ranked["table"]["sentences"])
+    assert not hybrid.mostly_table_rows(ranked["prose"]["sentences"])
+    # The table keeps its own closeness; the prose chunk's is half its closest sentence's.
+    assert ranked["table"]["cosine"] == pytest.approx(0.40)
+    best = max(ranked["prose"]["sentence_scores"])
+    assert ranked["prose"]["cosine"] == pytest.approx((1 - hybrid.SENTENCE_SHARE) * 0.40 + hybrid.SENTENCE_SHARE * best,
+                                                      abs=1e-6)
+    # The table's rows still score for its excerpt.
+    assert len(ranked["table"]["sentence_scores"]) == len(ranked["table"]["sentences"]) == 4
+
+
+def test_a_question_spanning_the_documents_hears_from_each_before_a_third_chunk_of_one():
+    from tripartite.search import hybrid
+
+    def item(chunk_id: str, document: str, score: float) -> dict:
+        return {"kind": "chunk", "chunk": {"chunk_id": chunk_id, "document_id": document}, "score": score,
+                "redundancy": 0.0}
+
+    def order(items: list[dict]) -> list[str]:
+        shares, quoted, taken, pending = hybrid.document_shares(items), set(), [], list(items)
+        while pending:
+            best = max(pending, key=lambda i: hybrid.merit(i, shares, quoted))
+            pending.remove(best)
+            taken.append(best["chunk"]["chunk_id"])
+            quoted.add(best["chunk"]["document_id"])
+        return taken
+
+    # B's best is nearly A's: the question spans both, and B's first chunk comes before A's second.
+    spanning = [item("a1", "A", 0.50), item("a2", "A", 0.48), item("b1", "B", 0.47)]
+    shares = hybrid.document_shares(spanning)
+    assert sum(shares.values()) == pytest.approx(1.0) and shares["A"] > shares["B"] > 0.3
+    assert order(spanning) == ["a1", "b1", "a2"]
+    # B far below A: the question is about A, whose chunks come first.
+    focused = [item("a1", "A", 0.50), item("a2", "A", 0.48), item("b1", "B", 0.35)]
+    assert hybrid.document_shares(focused)["A"] > 0.9
+    assert order(focused) == ["a1", "a2", "b1"]
+    # A community summary has no document and gains nothing.
+    summary = {"kind": "community", "score": 0.49, "redundancy": 0.0}
+    assert hybrid.merit(summary, shares, set()) == pytest.approx(0.49)
+
+
 def test_a_long_question_is_echoed_cut_at_a_word():
     from tripartite.evaluation.questions import _echo
 

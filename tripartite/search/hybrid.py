@@ -16,7 +16,8 @@ where a summary's closeness is its cosine to the question, and a chunk's blends 
 its headings-and-text's (CONTEXT_WEIGHT: a short chunk under "Field weakening > Configuration"
 is about field weakening though it never says so), and that in turn half and half with its
 closest sentence's cosine (SENTENCE_SHARE: a paraphrased question is answered by one sentence,
-which a chunk's one vector, the mean of all it says, dilutes). A keyword weighs more the fewer candidate
+which a chunk's one vector, the mean of all it says, dilutes; not in a chunk that is mostly table
+rows, a row read without its header saying too little alone). A keyword weighs more the fewer candidate
 chunks hold it. The last term stands in for the closeness where the embedder cannot
 read the text (Chinese under the English default model): in text it reads, a paraphrase is
 found better by closeness than by words. The best
@@ -24,7 +25,10 @@ candidates are taken until the budget is spent, each chunk once, a candidate les
 REDUNDANCY_WEIGHT times its highest cosine to a chunk already taken (maximal marginal
 relevance: what repeats the prompt waits), except the chunk that follows one taken whose match
 ends it: that one goes on with what the match began (a cause after "Some people have white coat
-hypertension."), it does not repeat it. A chunk is quoted as an excerpt: its sentences that
+hypertension."), it does not repeat it. The first chunk taken from a document gains
+SPREAD_WEIGHT times that document's share of the question (the softmax of its best candidate's
+score): a question about one document gives the others nearly nothing, one that spans the corpus
+hears from each document that answers part of it (xQuAD, the documents as its aspects). A chunk is quoted as an excerpt: its sentences that
 score within MARGIN of its best one, each with the sentences beside it (an answer often
 follows the sentence that matches the question), the whole chunk when that is most of it, and
 an ellipsis where sentences are skipped. Quoting excerpts rather than whole chunks is what lets
@@ -77,6 +81,8 @@ CONTEXT_WEIGHT = 0.5   # a chunk's cosine: (its text's + this x its headings-and
 WHOLE_SHARE = 0.7      # an excerpt this large becomes the whole chunk
 SENTENCE_SHARE = 0.5   # a chunk's closeness: (1 - this) x its own + this x its closest sentence's
 MIN_SENTENCE_CHARS = 12
+SPREAD_WEIGHT = 0.1    # times a document's share of the question: what the first chunk taken from it gains
+SPREAD_TEMPERATURE = 0.05  # a document's share: softmax of its best candidate's score at this temperature
 
 
 def _pattern(keyword: str) -> re.Pattern:
@@ -151,7 +157,9 @@ def candidates(found: dict, keywords: list[str], question_vector: np.ndarray, em
         item["sentence_scores"] = [float(v) + KEYWORD_WEIGHT * keyword_share(x, weights)
                                    + RELATION_WEIGHT * any(d in x for d in related)
                                    for x, v in zip(item["sentences"], own)]
-        if n:  # a question answered by one sentence is closer to it than to its chunk's mean
+        if n and not mostly_table_rows(item["sentences"]):
+            # a question answered by one sentence is closer to it than to its chunk's mean (a
+            # table row, read without its header, says too little alone to stand for the chunk)
             item["cosine"] = (1 - SENTENCE_SHARE) * item["cosine"] + SENTENCE_SHARE * float(own.max())
         at += n
     for item in items:
@@ -161,6 +169,36 @@ def candidates(found: dict, keywords: list[str], question_vector: np.ndarray, em
         item["vector"] = None if embedding is None else np.asarray(embedding, dtype=np.float32)
         item["redundancy"] = 0.0  # see took()
     return sorted(items, key=lambda i: (-i["score"], i["chunk"]["chunk_id"] if i["kind"] == "chunk" else i["text"]))
+
+
+def mostly_table_rows(sentences: list[str]) -> bool:
+    """Whether at least half of a chunk's sentences are Markdown table rows."""
+    return 2 * sum(1 for x in sentences if x.startswith("|")) >= len(sentences)
+
+
+def document_shares(items: list[dict]) -> dict[str, float]:
+    """How much of the question each candidate document holds: the softmax of its best chunk's
+    score at SPREAD_TEMPERATURE. A question about one document gives it nearly all; one that
+    spans the corpus spreads it over the documents that answer part of it."""
+    best: dict[str, float] = {}
+    for item in items:
+        if item["kind"] == "chunk":
+            document = item["chunk"]["document_id"]
+            best[document] = max(best.get(document, float("-inf")), item["score"])
+    top = max(best.values(), default=0.0)
+    weights = {d: math.exp((score - top) / SPREAD_TEMPERATURE) for d, score in best.items()}
+    total = sum(weights.values())
+    return {d: w / total for d, w in weights.items()}
+
+
+def merit(item: dict, shares: dict[str, float], quoted: set[str]) -> float:
+    """What taking the candidate next is worth: its score, less what it repeats of the prompt
+    (MMR), plus, for the first chunk quoted from a document, that document's share of the
+    question (xQuAD with the documents as the question's aspects): a question that spans the
+    corpus hears from each document that answers part of it before a third chunk of the first."""
+    document = item["chunk"]["document_id"] if item["kind"] == "chunk" else None
+    spread = SPREAD_WEIGHT * shares.get(document, 0.0) if document is not None and document not in quoted else 0.0
+    return item["score"] - REDUNDANCY_WEIGHT * item["redundancy"] + spread
 
 
 def without_summaries_a_passage_beats(items: list[dict]) -> list[dict]:
@@ -305,13 +343,16 @@ def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens
     used = packing.tokens()
     pending = candidates(found, keywords, vector, embedder, question)
     pending = without_summaries_a_passage_beats(pending)
+    shares, quoted = document_shares(pending), set()
     while pending and max_tokens - used >= 20:
-        item = max(pending, key=lambda i: i["score"] - REDUNDANCY_WEIGHT * i["redundancy"])
+        item = max(pending, key=lambda i: merit(i, shares, quoted))
         pending.remove(item)
         grown = packing.try_add(item, used)
         if grown is not None:
             used = grown
             took(pending, item)
+            if item["kind"] == "chunk":
+                quoted.add(item["chunk"]["document_id"])
     text = packing.text()
     references = [{"n": n, "chunk_id": e["chunk"]["chunk_id"], "document": e["chunk"]["document"],
                    "section_path": e["chunk"]["section_path"] or [], "index": e["chunk"].get("index")}
