@@ -547,6 +547,22 @@ def test_a_question_spanning_the_documents_hears_from_each_before_a_third_chunk_
     assert hybrid.merit(summary, shares, set()) == pytest.approx(0.49)
 
 
+def test_a_chunk_the_questions_reading_cannot_read_is_quoted_as_an_excerpt_even_first():
+    from tripartite.search import hybrid
+
+    sentences = [f"Sentence {n} says one more thing about the system." for n in range(8)]
+    scores = [0.2, 0.2, 0.2, 0.8, 0.2, 0.2, 0.2, 0.2]  # one sentence matches; it and its neighbours are the excerpt
+
+    def item(chunk_id: str, unread: float) -> dict:
+        return {"kind": "chunk", "chunk": {"chunk_id": chunk_id, "document": "d", "section_path": ["d"], "index": 0},
+                "sentences": sentences, "sentence_scores": scores, "unread": unread}
+
+    for chunk_id, unread, quoted in (("read", 0.0, set(range(8))), ("unread", 1.0, {2, 3, 4})):
+        packing = hybrid.Packing("What does the system do?", 1000)
+        assert packing.try_add(item(chunk_id, unread), packing.tokens()) is not None
+        assert set(packing.chunks[chunk_id]["sentences"]) == quoted, chunk_id
+
+
 def test_a_long_question_is_echoed_cut_at_a_word():
     from tripartite.evaluation.questions import _echo
 

@@ -33,7 +33,9 @@ score within MARGIN of its best one, each with the sentences beside it (an answe
 follows the sentence that matches the question), the whole chunk when that is most of it, and
 an ellipsis where sentences are skipped. Quoting excerpts rather than whole chunks is what lets
 one budget reach more chunks; ranking whole chunks first is what keeps the context a sentence
-needs. Community summaries, the corpus-wide view, stand in their own section, and only those
+needs (not for a chunk the question's reading cannot read, an English question's Chinese
+chunk: its closeness is a guess, and quoted whole it would spend what reaches more of them).
+Community summaries, the corpus-wide view, stand in their own section, and only those
 closer to the question than every passage (with the offline report writer's summaries, taken by
 score alone they had filled a sixth of the budget and found no answer a passage did not).
 
@@ -138,10 +140,11 @@ def candidates(found: dict, keywords: list[str], question_vector: np.ndarray, em
     related = {r["description"].strip(". ") for r in found["relations"] if r["inside"] and r["description"]}
     items = []
     for chunk in found["chunks"]:
+        unread = unread_share(chunk["text"] or "", embedder, question)
         items.append({"kind": "chunk", "chunk": chunk, "sentences": _sentences(chunk["text"]),
                       "cosine": chunk["cosine"], "keywords": keyword_share(chunk["text"] or "", weights),
-                      "entities": len(chunk["entities"]) / seeds,
-                      "lexical": chunk["lexical"] * unread_share(chunk["text"] or "", embedder, question)})
+                      "entities": len(chunk["entities"]) / seeds, "unread": unread,
+                      "lexical": chunk["lexical"] * unread})
     for community in found["communities"]:
         text = (community["summary"] or "").strip()
         if text:
@@ -270,7 +273,10 @@ class Packing:
         best = max(range(len(sentences)), key=lambda i: item["sentence_scores"][i]) if sentences else 0
         short = {i: sentences[i] for i in (best, best + 1) if i < len(sentences)}
         whole = {i: x for i, x in enumerate(sentences)}
-        first = [whole] if used < WHOLE_FIRST * self.max_tokens else []
+        # Whole first, but not a chunk mostly in letters the question's reading cannot read: its
+        # closeness is a guess, and a guess quoted whole spends what would reach more candidates.
+        readable = item.get("unread", 0.0) < 0.5
+        first = [whole] if used < WHOLE_FIRST * self.max_tokens and readable else []
         for chosen in (*first, excerpt_of(item), short):
             if not chosen:
                 continue
