@@ -17,8 +17,8 @@ its headings-and-text's (CONTEXT_WEIGHT: a short chunk under "Field weakening > 
 is about field weakening though it never says so), and that in turn half and half with its
 closest sentence's cosine (SENTENCE_SHARE: a paraphrased question is answered by one sentence,
 which a chunk's one vector, the mean of all it says, dilutes; not in a chunk that is mostly table
-rows, a row read without its header saying too little alone). A keyword weighs more the fewer candidate
-chunks hold it. The last term stands in for the closeness where the embedder cannot
+rows, a row read without its header saying too little alone). A keyword weighs more the fewer
+candidate chunks hold it. The last term stands in for the closeness where the embedder cannot
 read the text (Chinese under the English default model): in text it reads, a paraphrase is
 found better by closeness than by words. The best
 candidates are taken until the budget is spent, each chunk once, a candidate less
@@ -28,16 +28,17 @@ ends it: that one goes on with what the match began (a cause after "Some people 
 hypertension."), it does not repeat it. The first chunk taken from a document gains
 SPREAD_WEIGHT times that document's share of the question (the softmax of its best candidate's
 score): a question about one document gives the others nearly nothing, one that spans the corpus
-hears from each document that answers part of it (xQuAD, the documents as its aspects). A chunk is quoted as an excerpt: its sentences that
-score within MARGIN of its best one, each with the sentences beside it (an answer often
-follows the sentence that matches the question), the whole chunk when that is most of it, and
-an ellipsis where sentences are skipped. Quoting excerpts rather than whole chunks is what lets
-one budget reach more chunks; ranking whole chunks first is what keeps the context a sentence
-needs (not for a chunk the question's reading cannot read, an English question's Chinese
-chunk: its closeness is a guess, and quoted whole it would spend what reaches more of them).
-Community summaries, the corpus-wide view, stand in their own section, and only those
-closer to the question than every passage (with the offline report writer's summaries, taken by
-score alone they had filled a sixth of the budget and found no answer a passage did not).
+hears from each document that answers part of it (xQuAD, the documents as its aspects). A
+chunk is quoted as an excerpt: its sentences that score within MARGIN of its best one, each
+with the sentences beside it (an answer often follows the sentence that matches the question),
+the whole chunk when that is most of it, and an ellipsis where sentences are skipped. Quoting
+excerpts rather than whole chunks is what lets one budget reach more chunks; ranking whole
+chunks first is what keeps the context a sentence needs (not for a chunk the question's
+reading cannot read, an English question's Chinese chunk: its closeness is a guess, and quoted
+whole it would spend what reaches more of them). Community summaries, the corpus-wide view,
+stand in their own section, and only those closer to the question than every passage (with
+the offline report writer's summaries, taken by score alone they had filled a sixth of the
+budget and found no answer a passage did not).
 
 The question is read by each model of the default embedder that can read it (an English
 question by the Chinese model too: infra/question_vectors.py), so an English question
