@@ -134,6 +134,7 @@ def main() -> None:
     print("|---|" + "---:|" * len(sets))
     for name in args.models.split(","):
         members = [candidate(part.strip(), load_settings(env={}).cache_dir) for part in name.split("+")]
+        share = 1 / np.sqrt(len(members))  # averaged cosines: each block a unit vector over sqrt(n)
         cells = []
         for label, paths, path, language in sets:
             key = tuple(paths)
@@ -143,7 +144,6 @@ def main() -> None:
             qs = [q for q in yaml.safe_load(path.read_text(encoding="utf-8"))["questions"] if q.get("answers")]
             if language:
                 qs = [q for q in qs if bool(CJK.search(q["question"])) == (language == "zh")]
-            share = 1 / np.sqrt(len(members))  # averaged cosines: each block a unit vector over sqrt(n)
             vectors = np.hstack([e.embed([passage + t for t in texts]) for e, query, passage in members]) * share
             asked = np.hstack([e.embed([query + q["question"] for q in qs]) for e, query, passage in members]) * share
             cells.append(" / ".join(f"{r:.2f}" for r in recall(vectors, texts, asked, qs)))

@@ -350,16 +350,15 @@ def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens
     used = packing.tokens()
     pending = candidates(found, keywords, vector, embedder, question)
     pending = without_summaries_a_passage_beats(pending)
-    shares, quoted = document_shares(pending), set()
+    shares = document_shares(pending)
     while pending and max_tokens - used >= 20:
+        quoted = {e["chunk"]["document_id"] for e in packing.chunks.values()}
         item = max(pending, key=lambda i: merit(i, shares, quoted))
         pending.remove(item)
         grown = packing.try_add(item, used)
         if grown is not None:
             used = grown
             took(pending, item)
-            if item["kind"] == "chunk":
-                quoted.add(item["chunk"]["document_id"])
     text = packing.text()
     references = [{"n": n, "chunk_id": e["chunk"]["chunk_id"], "document": e["chunk"]["document"],
                    "section_path": e["chunk"]["section_path"] or [], "index": e["chunk"].get("index")}
