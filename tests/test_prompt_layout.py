@@ -1,7 +1,9 @@
 """How build_prompt lays an object's prompt out (no Neo4j: the material is given): what the
 object says is quoted once and pointed to after, and references name the document, the
 chunk's own section and its place."""
-from tripartite.selection.prompt import build_prompt, reference_line
+from tripartite.infra.tokens import count_tokens
+from tripartite.lexical.trails import reference_cost, references_block
+from tripartite.selection.prompt import build_prompt
 
 
 def extract(chunk_id: str, index: int, text: str, path: list[str]) -> dict:
@@ -87,12 +89,28 @@ def test_a_chunk_cited_by_several_concepts_of_one_item_is_one_line_naming_them()
     assert [[e["n"] for e in c["evidence"]] for c in built["concepts"]] == [[1], [1, 2]]
 
 
-def test_references_name_the_document_the_chunks_own_section_and_its_place():
+def test_references_name_the_document_once_then_each_chunks_own_section_and_its_place():
     built = build_prompt("case-1", ROWS, "What next?", 0.9, 0.5)
     listed = built["prompt"].split("References:\n", 1)[1].splitlines()
-    assert listed == ["[1] Heart Failure > Chest pain (chunk 3)", "[2] Heart Failure > Signs (chunk 7)"]
+    assert listed == ["Heart Failure:", "[1] Chest pain (chunk 3)", "[2] Signs (chunk 7)"]
     assert [r["index"] for r in built["references"]] == [3, 7]
     assert built["references"][0]["section_path"] == ["Heart Failure", "Symptoms", "Chest pain"]  # whole in JSON
-    # Without a place (a reference built elsewhere), the chunk id stands in; without a section, the document.
-    assert reference_line(4, {"chunk_id": "hf:c3", "document": "Heart Failure", "section_path": []}) \
-        == "[4] Heart Failure (chunk hf:c3)"
+    # Without a place (a reference built elsewhere), the chunk id stands in; without a section, the place alone.
+    assert references_block([{"n": 4, "chunk_id": "hf:c3", "document": "Heart Failure", "section_path": []}]) \
+        == ["Heart Failure:", "[4] (chunk hf:c3)"]
+
+
+def test_a_references_block_groups_chunks_under_their_document_and_its_cost_is_what_each_adds():
+    refs = [{"n": 1, "chunk_id": "a1", "document": "Hypertension", "section_path": ["Hypertension", "Medicines"], "index": 6},
+            {"n": 2, "chunk_id": "b1", "document": "Heart failure", "section_path": ["Heart failure", "Signs"], "index": 2},
+            {"n": 3, "chunk_id": "a2", "document": "Hypertension", "section_path": ["Hypertension", "Causes"], "index": 1}]
+    assert references_block(refs) == ["Hypertension:", "[1] Medicines (chunk 6)", "[3] Causes (chunk 1)",
+                                      "Heart failure:", "[2] Signs (chunk 2)"]
+    # Filling a budget piece by piece, each reference's cost is the lines it adds (a line: its
+    # tokens and its newline), its document's heading only the first time.
+    def size(lines: list[str]) -> int:
+        return sum(count_tokens(line) + 1 for line in lines)
+
+    for k, ref in enumerate(refs):
+        grown = size(references_block(refs[:k + 1])) - size(references_block(refs[:k]))
+        assert reference_cost(ref["n"], ref, {r["document"] for r in refs[:k]}) == grown

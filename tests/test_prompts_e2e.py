@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from conftest import cli_env, load_sample
 from fake_openai import FakeOpenAI
 from tripartite.cli import cli
-from tripartite.lexical.trails import reference_label
+from tripartite.lexical.trails import references_block
 
 pytestmark = pytest.mark.neo4j
 
@@ -147,8 +147,8 @@ def test_ask_sends_the_prompt_and_prints_references(selected):
                                     "Should she get a blood thinner?"], env).output)
         assert user["content"] == prompt["prompt"].rstrip("\n")
         printed = result.output.split("References:\n", 1)[1].strip().splitlines()
-        assert printed == [f"[{r['n']}] {reference_label(r)} (chunk {r['index']})"
-                           for r in prompt["references"]]
+        assert printed == references_block(prompt["references"])
+        assert printed[1] == f"[1] {prompt['references'][0]['section_path'][-1]} (chunk {prompt['references'][0]['index']})"
         again = invoke(["ask", "patient-b", "--question", "Should she get a blood thinner?"], env)
         assert again.output == result.output and len(server.chat_requests()) == 1  # cached
 

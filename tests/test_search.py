@@ -177,7 +177,7 @@ def test_local_search_leaves_out_only_sources_that_do_not_fit(triplets, driver, 
     from tripartite.infra.embeddings import make_embedder
     from tripartite.infra.graph import Graph
     from tripartite.search.local_search import local_search, retrieve
-    from tripartite.selection.prompt import reference_line
+    from tripartite.lexical.trails import reference_cost
 
     graph, embedder = Graph(driver, neo4j_db.database), make_embedder(load_settings(env={}))
     question = "Which blood thinners lower the stroke risk in atrial fibrillation?"
@@ -189,7 +189,8 @@ def test_local_search_leaves_out_only_sources_that_do_not_fit(triplets, driver, 
         n = len(cited) + 1
         for chunk in found["chunks"]:
             if chunk["chunk_id"] not in cited:
-                cost = count_tokens(f"[{n}] {quote(chunk['text'])}") + count_tokens(reference_line(n, chunk)) + 2
+                documents = {r["document"] or "" for r in result["references"]}
+                cost = count_tokens(f"[{n}] {quote(chunk['text'])}") + 1 + reference_cost(n, chunk, documents)
                 assert cost > budget - result["tokens"], (budget, chunk["chunk_id"])
 
 

@@ -501,7 +501,7 @@ def test_prompt_json_shape(selection_db, neo4j_target, tmp_path):
     assert "[1] c0 in t0" in data["prompt"] and "References:" in data["prompt"]
     assert data["references"] == [{"n": 1, "chunk_id": "t0", "document": "Doc", "section_path": ["Doc", "Part"], "index": 0},
                                   {"n": 2, "chunk_id": "t1", "document": "Doc", "section_path": ["Doc", "Part"], "index": 1}]
-    assert "[1] Doc > Part (chunk 0)" in data["prompt"]  # the chunk's place names it; the JSON gives its id
+    assert "Doc:\n[1] Part (chunk 0)\n[2] Part (chunk 1)" in data["prompt"]  # the chunk's place names it; the JSON gives its id
     assert [e["n"] for c in data["concepts"] for e in c["evidence"]] == [1, 2, 2]  # t1 keeps its number under c1
 
 

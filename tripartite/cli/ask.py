@@ -85,13 +85,13 @@ def _ask_question(app: App, question: str, mode: str, flags: dict) -> None:
 
 
 def _print_answer(text: str, references: list[dict]) -> None:
-    from tripartite.selection.prompt import reference_line
+    from tripartite.lexical.trails import references_block
 
     click.echo(text.strip())
     if references:
         click.echo("\nReferences:")
-        for ref in references:
-            click.echo(reference_line(ref["n"], ref))
+        for line in references_block(references):
+            click.echo(line)
 
 
 COMMANDS = [ask_command]

@@ -40,12 +40,6 @@ def rag_prompt_command(app: App, object_id: str, top_k: int | None, min_score: f
                              question or app.settings.selection.question or None)
 
 
-def reference_lines(references: list[dict]) -> list[str]:
-    from tripartite.selection.prompt import reference_line
-
-    return [reference_line(ref["n"], ref) for ref in references]
-
-
 def _search_text(result: dict) -> list[str]:
     """The prompt (or answer) on stdout; what it cost, and what stands behind it, on stderr after it."""
     notes = [f"note: {result['note']}"] if result.get("note") else []
@@ -59,9 +53,11 @@ def _search_text(result: dict) -> list[str]:
         return [f"{result['mode']} search would spend {bound}{result['total_tokens']:,} prompt tokens "
                 f"({calls}the final prompt {bound}{result['tokens']:,}); nothing was sent"]
     if "answer" in result:
+        from tripartite.lexical.trails import references_block
+
         lines = [result["answer"].strip()]
         if result["references"]:
-            lines += ["", "References:", *reference_lines(result["references"])]
+            lines += ["", "References:", *references_block(result["references"])]
         for line in lines:
             click.echo(line)
         notes.append(f"({result['tokens']:,} tokens in the final prompt, {spent}, cl100k_base)")

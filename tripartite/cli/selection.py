@@ -155,9 +155,9 @@ def _prompt_text(result: dict) -> list[str]:
     click.echo(result["prompt"], nl=False)
     if result.get("mode") == "rag" and result.get("references"):
         # vector RAG's prompt is the baseline as published, numbers only: the trails go beside it
-        from tripartite.selection.prompt import reference_line
+        from tripartite.lexical.trails import references_block
 
-        trails = "\n".join(reference_line(r["n"], r) for r in result["references"])
+        trails = "\n".join(references_block(result["references"]))
         click.echo(f"\nReferences (not in the prompt):\n{trails}", err=True)
     click.echo(f"\n({result['tokens']} tokens, cl100k_base)", err=True)
     if result.get("note"):

@@ -60,10 +60,10 @@ from tripartite.infra.tokens import count_tokens
 from tripartite.kg.phrases import CJK
 from tripartite.lexical.embed import pending_line
 from tripartite.lexical.sentences import sentences_of
+from tripartite.lexical.trails import reference_cost, references_block
 from tripartite.search.constants import HYBRID_TOKENS
 from tripartite.search.gaps import triplet_graph_gaps
 from tripartite.search.keywords import question_keywords
-from tripartite.selection.prompt import reference_line
 
 INTRO = ("Answer the question from the numbered passages below (sentences quoted from the reference documents, "
          "an ellipsis where a passage skips){summaries}; cite the passages you use by their numbers in brackets.")
@@ -250,7 +250,7 @@ class Packing:
             for n, entry in enumerate(self.chunks.values(), start=1):
                 parts.append(f"[{n}] {quote(excerpt(entry['sentences']))}")
             parts += ["", "References:"]
-            parts += [reference_line(n, e["chunk"]) for n, e in enumerate(self.chunks.values(), start=1)]
+            parts += references_block([{**e["chunk"], "n": n} for n, e in enumerate(self.chunks.values(), start=1)])
         return "\n".join(parts).rstrip() + "\n"
 
     def tokens(self) -> int:
@@ -270,7 +270,7 @@ class Packing:
             return self._checked(used + cost, lambda: self.communities.pop())
         chunk, sentences = item["chunk"], item["sentences"]
         n = len(self.chunks) + 1
-        reference = count_tokens(reference_line(n, chunk)) + 1
+        reference = reference_cost(n, chunk, {e["chunk"]["document"] or "" for e in self.chunks.values()})
         best = max(range(len(sentences)), key=lambda i: item["sentence_scores"][i]) if sentences else 0
         short = {i: sentences[i] for i in (best, best + 1) if i < len(sentences)}
         whole = {i: x for i, x in enumerate(sentences)}

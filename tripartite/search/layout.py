@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from tripartite.infra.quoting import quote
 from tripartite.infra.tokens import count_tokens
-from tripartite.selection.prompt import reference_line
+from tripartite.lexical.trails import reference_cost, references_block
 
 
 @dataclass
@@ -75,16 +75,12 @@ class SearchPrompt:
                 return n
         n = len(self.sources) + 1
         quoted = count_tokens(f"[{n}] {quote(chunk['text'])}") + 1 if chunk.get("text") else 0
-        cost = quoted + count_tokens(self._reference(n, chunk)) + 1
+        cost = quoted + reference_cost(n, chunk, {c["document"] or "" for c in self.sources})
         if self._used + cost > self.max_tokens:
             return None
         self.sources.append(chunk)
         self._used += cost
         return n
-
-    @staticmethod
-    def _reference(n: int, chunk: dict) -> str:
-        return reference_line(n, chunk)
 
     def references(self) -> list[dict]:
         return [{"n": n, "chunk_id": c["chunk_id"], "document": c["document"], "section_path": c["section_path"] or [],
@@ -105,7 +101,7 @@ class SearchPrompt:
             parts.append("Sources (numbers in brackets point to the references):\n"
                          + "\n".join(f"[{n}] {quote(c['text'])}" for n, c in quoted))
         if self.sources:
-            parts.append("References:\n" + "\n".join(self._reference(n, c) for n, c in enumerate(self.sources, start=1)))
+            parts.append("References:\n" + "\n".join(references_block(self.references())))
         text = "\n\n".join(parts) + "\n"
         while count_tokens(text) > self.max_tokens and self.sources:  # the estimate was short: drop the last
             self.sources.pop()

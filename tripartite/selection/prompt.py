@@ -6,8 +6,8 @@ Layout: the question; then the object's concepts, each with what the object says
 and the extracts the references say about it. Concepts for which the object says the very
 same thing are one item; a sentence of the object said under an earlier item is pointed to
 ("as in 2"), not repeated; a chunk cited under several concepts is quoted once and then only
-referenced by its number; references are numbered once per chunk and name the chunk by its
-place in the document (the JSON form gives its id).
+referenced by its number; references are numbered once per chunk, listed under their
+document's title, and name the chunk by its section and place (the JSON form gives its id).
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from tripartite.infra.quoting import quote
 from tripartite.infra.secrets import bounded
 from tripartite.infra.tokens import count_prompt_tokens, count_tokens
 from tripartite.lexical.sentences import sentences_of
-from tripartite.lexical.trails import path_below_title, reference_label
+from tripartite.lexical.trails import path_below_title, references_block
 from tripartite.selection.constants import SELECTIONS
 from tripartite.selection.engine import Engine, for_prompts
 from tripartite.selection.findings import says_no_more
@@ -272,7 +272,7 @@ def build_prompt(object_id: str, rows: list[dict], question: str, alpha: float |
         lines.append("")
     if references:
         lines.append("References:")
-        lines += [reference_line(ref["n"], ref) for ref in references]
+        lines += references_block(references)
     else:
         lines[2] = lines[2].replace(REFERENCES_CLAUSE, NO_REFERENCES_CLAUSE)
     prompt = "\n".join(lines).rstrip() + "\n"
@@ -325,14 +325,6 @@ def object_says(summary: str, n: int, said: dict[str, int]) -> str:
     if not new:
         return f": {pointer}." if pointer else ": "
     return f"{f' ({pointer})' if pointer else ''}: {quote(joiner.join(new))}"
-
-
-def reference_line(n: int, ref: dict) -> str:
-    """A numbered reference as every prompt lists it: [n] Document > Section (chunk k), the chunk's
-    own section and k its place in the document (its id where the place is not known; the JSON
-    forms give both, and the whole section path)."""
-    where = ref.get("index") if ref.get("index") is not None else ref["chunk_id"]
-    return f"[{n}] {quote(reference_label(ref))} (chunk {where})"
 
 
 def top_section(ref: dict) -> tuple[str, str]:
