@@ -563,6 +563,29 @@ def test_a_chunk_the_questions_reading_cannot_read_is_quoted_as_an_excerpt_even_
         assert set(packing.chunks[chunk_id]["sentences"]) == quoted, chunk_id
 
 
+def test_a_long_chinese_sentence_is_quoted_by_its_clauses_not_whole():
+    from tripartite.lexical.sentences import split_clauses
+    from tripartite.search import hybrid
+
+    # One "sentence" (no 。) chaining four clauses with "，": the answer is in the last.
+    clauses = ["模型微调是任何一个企业在垂直、细分领域落地不可或缺的能力，", "DB-GPT提供了完整的微调框架，",
+               "实现与DB-GPT项目的无缝打通，", "在最近的微调中，基于spider的准确率已经做到了82.5%"]
+    sentence = "".join(clauses)
+    assert count_tokens(sentence) > hybrid.LONG_SENTENCE
+    units = hybrid._sentences(f"{sentence}\n\n短句一。短句二。")
+    assert len(units) > 3 and "".join(units[:-2]) == sentence and units[-2:] == ["短句一。", "短句二。"]
+    assert all(count_tokens(u) >= hybrid.CLAUSE_TOKENS / 2 for u in units[:-2])
+    assert units[-3].endswith("82.5%")
+    # Quoted together, the runs read as the sentence did (no space after a full-width comma);
+    # a skip is still marked.
+    assert hybrid.excerpt(dict(enumerate(units[:-2]))) == sentence
+    assert hybrid.excerpt({0: units[0], 2: units[2]}) == f"{units[0]} ... {units[2]}"
+    # English: a sentence without clause ends, however long, stays whole; a comma is not a clause end.
+    long_english = "Beta blockers, ACE inhibitors, diuretics and statins " * 8 + "are common."
+    assert split_clauses(long_english, count_tokens, 20) == [long_english]
+    assert split_clauses("One part here; two part there; end", len, 10) == ["One part here;", "two part there; end"]
+
+
 def test_a_long_question_is_echoed_cut_at_a_word():
     from tripartite.evaluation.questions import _echo
 

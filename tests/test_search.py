@@ -62,7 +62,7 @@ def test_the_layout_keeps_the_budget_and_rolls_back():
     wide = SearchPrompt("Why?", 5000)
     assert wide.add_source(chunk) == 1 and wide.add_source(dict(chunk)) == 1  # a chunk is numbered once
     assert wide.add_source({**chunk, "chunk_id": "d:2", "text": None}) == 2    # a reference only
-    assert "[2] A sentence" not in wide.text() and "[2] Doc > Part (chunk d:2)" in wide.text()
+    assert "[2] A sentence" not in wide.text() and "Doc:\n[1] Part (chunk d:1)\n[2] Part (chunk d:2)" in wide.text()
 
 
 def test_quoted_text_keeps_its_own_citation_numbers_out_of_the_references_brackets():

@@ -100,3 +100,27 @@ def split_sentences(paragraph: str) -> list[str]:
 def sentences_of(text: str) -> list[list[str]]:
     """The sentences of each paragraph of `text`."""
     return [split_sentences(p) for p in split_paragraphs(text)]
+
+
+# Where a clause ends inside a sentence: a full-width comma or semicolon (Chinese chains clauses
+# with "，" where English would end the sentence), or a semicolon. An English comma is not one:
+# it parts list items and phrases as often as clauses.
+_CLAUSE_END = re.compile(r"(?<=[，；;])")
+
+
+def split_clauses(sentence: str, count, min_size: int) -> list[str]:
+    """A long sentence as runs of its clauses, each at least `min_size` by `count` (a shorter
+    last run joins the one before when under half of it); a sentence without clause ends stays
+    whole."""
+    runs, current = [], ""
+    for clause in _CLAUSE_END.split(sentence):
+        current += clause
+        if count(current) >= min_size:
+            runs.append(current.strip())
+            current = ""
+    if current.strip():
+        if runs and count(current) < min_size / 2:
+            runs[-1] += current.rstrip()
+        else:
+            runs.append(current.strip())
+    return [run for run in runs if run]

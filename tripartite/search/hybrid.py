@@ -30,7 +30,9 @@ SPREAD_WEIGHT times that document's share of the question (the softmax of its be
 score): a question about one document gives the others nearly nothing, one that spans the corpus
 hears from each document that answers part of it (xQuAD, the documents as its aspects). A
 chunk is quoted as an excerpt: its sentences that score within MARGIN of its best one, each
-with the sentences beside it (an answer often follows the sentence that matches the question),
+with the sentences beside it (an answer often follows the sentence that matches the question;
+a sentence over LONG_SENTENCE tokens counts as runs of its clauses, a Chinese one often
+chaining a paragraph's with "，"),
 the whole chunk when that is most of it, and an ellipsis where sentences are skipped. Quoting
 excerpts rather than whole chunks is what lets one budget reach more chunks; ranking whole
 chunks first is what keeps the context a sentence needs (not for a chunk the question's
@@ -59,7 +61,7 @@ from tripartite.infra.quoting import quote
 from tripartite.infra.tokens import count_tokens
 from tripartite.kg.phrases import CJK
 from tripartite.lexical.embed import pending_line
-from tripartite.lexical.sentences import sentences_of
+from tripartite.lexical.sentences import sentences_of, split_clauses
 from tripartite.lexical.trails import reference_cost, references_block
 from tripartite.search.constants import HYBRID_TOKENS
 from tripartite.search.gaps import triplet_graph_gaps
@@ -84,6 +86,8 @@ CONTEXT_WEIGHT = 0.5   # a chunk's cosine: (its text's + this x its headings-and
 WHOLE_SHARE = 0.7      # an excerpt this large becomes the whole chunk
 SENTENCE_SHARE = 0.5   # a chunk's closeness: (1 - this) x its own + this x its closest sentence's
 MIN_SENTENCE_CHARS = 12
+LONG_SENTENCE = 50     # tokens: a sentence longer than about two ordinary ones is quoted by its clauses
+CLAUSE_TOKENS = 20     # the shortest run of clauses quoted alone
 SPREAD_WEIGHT = 0.1    # times a document's share of the question: what the first chunk taken from it gains
 SPREAD_TEMPERATURE = 0.05  # a document's share: softmax of its best candidate's score at this temperature
 
@@ -130,7 +134,16 @@ def unread_share(text: str, embedder, question: str = "") -> float:
 
 
 def _sentences(text: str) -> list[str]:
-    return [x.strip() for p in sentences_of(text or "") for x in p if x.strip()]
+    """The units an excerpt is made of: the chunk's sentences, a long one cut into runs of its
+    clauses (a Chinese sentence often chains a paragraph's clauses with "，": whole, it spends
+    a hundred tokens to quote the one clause that answers)."""
+    units = []
+    for sentence in (x.strip() for p in sentences_of(text or "") for x in p):
+        if count_tokens(sentence) > LONG_SENTENCE:
+            units += split_clauses(sentence, count_tokens, CLAUSE_TOKENS)
+        elif sentence:
+            units.append(sentence)
+    return units
 
 
 def candidates(found: dict, keywords: list[str], question_vector: np.ndarray, embedder, question: str = "") -> list[dict]:
@@ -319,15 +332,18 @@ def took(pending: list[dict], item: dict) -> None:
             other["redundancy"] = max(other["redundancy"], float(other["vector"] @ item["vector"]))
 
 
+FULL_WIDTH_ENDS = ("。", "！", "？", "，", "；", "：")  # Chinese puts no space after them
+
+
 def excerpt(sentences: dict[int, str]) -> str:
     """A chunk's chosen sentences in reading order, "..." where sentences are skipped."""
-    parts, last = [], None
+    text, last = "", None
     for i in sorted(sentences):
-        if last is not None and i != last + 1:
-            parts.append("...")
-        parts.append(sentences[i])
+        if last is not None:
+            text += " ... " if i != last + 1 else "" if text.endswith(FULL_WIDTH_ENDS) else " "
+        text += sentences[i]
         last = i
-    return " ".join(parts)
+    return text
 
 
 def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens: int = MAX_TOKENS) -> dict:
