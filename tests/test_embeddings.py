@@ -38,6 +38,23 @@ def test_each_language_is_read_by_its_own_model_and_never_compared_with_another(
     assert np.allclose(vectors[[0, 2], :384], minilm.embed([texts[0], texts[2]]), atol=1e-6)  # English as before
 
 
+def test_a_texts_vector_does_not_depend_on_the_texts_embedded_beside_it(default):
+    """bge-small-zh-v1.5's artifact is quantized with one scale per batch: run beside other texts, a
+    text's vector moved (cosine 0.995 to itself alone), so stored vectors and prompts depended on
+    what else was embedded. Such a model runs one text at a time; the English model keeps its batches."""
+    from tripartite.infra.embeddings import forget_recent_vectors
+
+    chinese, english = default.members["zh"], default.members["en"]
+    assert chinese.batch_size == 1 and english.batch_size > 1
+    for model, text, others in ((chinese, "基于AI技术的项目主题标签分析。", ["图数据库由蚂蚁集团研发支持分布", "短句。"]),
+                                (english, "Beta blockers slow the heart.", ["A much longer sentence " * 6, "Hi."])):
+        forget_recent_vectors()
+        alone = model.embed([text])[0]
+        forget_recent_vectors()
+        beside = model.embed([text, *others])[0]
+        assert np.allclose(alone, beside, atol=1e-5), model.name
+
+
 def test_an_english_question_is_read_by_the_chinese_model_too_and_each_reading_meets_its_own_block(default):
     from tripartite.infra.question_vectors import CROSS_LANGUAGE_WEIGHT, question_readings, question_vector
 

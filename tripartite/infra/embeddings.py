@@ -101,7 +101,16 @@ class OnnxEmbedder:
         self._token_types = any(i.name == "token_type_ids" for i in self.session.get_inputs())
         with _registry_lock:
             self._recent = _recent.setdefault(str(model), _RecentVectors())
-        self.batch_size = batch_size
+        self.batch_size = 1 if self._companions_change_vectors() else batch_size
+
+    def _companions_change_vectors(self) -> bool:
+        """Whether a text's vector depends on the texts run beside it. A model quantized
+        dynamically (one int8 scale for the whole batch, as bge-small-zh-v1.5's Maven artifact
+        is) reads a text a little differently beside others (cosine 0.995 to itself alone):
+        a stored vector would depend on the chunks batched with it, and a prompt on what the
+        process embedded before. Such a model is run one text at a time."""
+        probe = ["a probe sentence", "another, longer probe sentence of other words"]
+        return not np.allclose(self._run(probe, batch_size=1), self._run(probe, batch_size=2), atol=1e-5)
 
     def count_tokens(self, text: str) -> int:
         """Word pieces the model sees, without truncation, including [CLS] and [SEP]."""
@@ -129,14 +138,15 @@ class OnnxEmbedder:
                 self._recent.put(text, vector.copy())  # a row of its own, not a view keeping the batch
         return out
 
-    def _run(self, texts: list[str]) -> np.ndarray:
+    def _run(self, texts: list[str], batch_size: int | None = None) -> np.ndarray:
         """The model run on the texts, in batches of similar length."""
+        batch_size = batch_size or self.batch_size
         out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
         encodings = self.tokenizer.encode_batch(texts)
         # Batches of similar length waste less work on padding.
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
-        for start in range(0, len(order), self.batch_size):
-            batch = order[start:start + self.batch_size]
+        for start in range(0, len(order), batch_size):
+            batch = order[start:start + batch_size]
             width = max(len(encodings[i].ids) for i in batch)
             ids = np.zeros((len(batch), width), dtype=np.int64)
             mask = np.zeros((len(batch), width), dtype=np.int64)
