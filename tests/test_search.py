@@ -335,7 +335,7 @@ def test_an_objects_prompt_built_four_ways(neo4j_db, tmp_path):
     # references beside it, as its JSON does.
     shown = invoke(["prompt", "patient-b", "--mode", "rag"], env)
     assert shown.exit_code == 0 and "References:" not in shown.stdout
-    assert re.search(r"References \(not in the prompt\):\n\[1\] .*\(chunk ", shown.stderr)
+    assert re.search(r"References \(not in the prompt\):\n.+:\n\[1\] .*\(chunk ", shown.stderr)
     bounded = json.loads(ok(["prompt", "patient-b", "--mode", "local", "--max-tokens", "700", "--format", "json"], env))
     assert bounded["tokens"] <= 700
     # rag takes the budget too (it took the top 5 whatever it was), and a budget the object

@@ -110,7 +110,7 @@ class OnnxEmbedder:
         a stored vector would depend on the chunks batched with it, and a prompt on what the
         process embedded before. Such a model is run one text at a time."""
         probe = ["a probe sentence", "another, longer probe sentence of other words"]
-        return not np.allclose(self._run(probe, batch_size=1), self._run(probe, batch_size=2), atol=1e-5)
+        return not np.allclose(self._batched(probe, 1), self._batched(probe, 2), atol=1e-5)
 
     def count_tokens(self, text: str) -> int:
         """Word pieces the model sees, without truncation, including [CLS] and [SEP]."""
@@ -138,9 +138,11 @@ class OnnxEmbedder:
                 self._recent.put(text, vector.copy())  # a row of its own, not a view keeping the batch
         return out
 
-    def _run(self, texts: list[str], batch_size: int | None = None) -> np.ndarray:
+    def _run(self, texts: list[str]) -> np.ndarray:
+        return self._batched(texts, self.batch_size)
+
+    def _batched(self, texts: list[str], batch_size: int) -> np.ndarray:
         """The model run on the texts, in batches of similar length."""
-        batch_size = batch_size or self.batch_size
         out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
         encodings = self.tokenizer.encode_batch(texts)
         # Batches of similar length waste less work on padding.

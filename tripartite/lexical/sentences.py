@@ -7,6 +7,7 @@ table row and code block as a boundary.
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 ABBREVIATIONS = {
     "e.g", "i.e", "etc", "vs", "dr", "mr", "mrs", "ms", "prof", "fig", "figs", "no", "nos", "approx",
@@ -108,10 +109,9 @@ def sentences_of(text: str) -> list[list[str]]:
 _CLAUSE_END = re.compile(r"(?<=[，；;])")
 
 
-def split_clauses(sentence: str, count, min_size: int) -> list[str]:
-    """A long sentence as runs of its clauses, each at least `min_size` by `count` (a shorter
-    last run joins the one before when under half of it); a sentence without clause ends stays
-    whole."""
+def split_clauses(sentence: str, count: Callable[[str], int], min_size: int) -> list[str]:
+    """A long sentence as runs of its clauses, each at least `min_size` as `count` measures (a
+    last run under half that joins the one before); a sentence without clause ends stays whole."""
     runs, current = [], ""
     for clause in _CLAUSE_END.split(sentence):
         current += clause
