@@ -36,10 +36,11 @@ CALL (o, c) {
   RETURN collect({concept_id: c.id, chunk_id: t.id, rank: rank, w: e.w, reason: e.reason,
                   text: m.summary, document: d.title, document_id: d.id, section_path: s.path, index: t.index,
                   text_tokens: coalesce(m.tokens, size(m.summary) / 4 + 1),
-                  // its line names the document and the chunk's own section (reference_line)
-                  reference_tokens: 8 + (size(coalesce(d.title, ''))
-                                         + CASE WHEN size(coalesce(s.path, [])) > CASE WHEN s.path[0] = d.title THEN 1 ELSE 0 END
-                                                THEN size(s.path[-1]) + 3 ELSE 0 END) / 4 + 2}) AS items
+                  // its reference names the chunk's own section under its document's title, which
+                  // the references print once (lexical/trails.py references_block)
+                  reference_tokens: 8 + CASE WHEN size(coalesce(s.path, [])) > CASE WHEN s.path[0] = d.title THEN 1 ELSE 0 END
+                                             THEN (size(s.path[-1]) + 3) / 4 ELSE 0 END,
+                  title_tokens: size(coalesce(d.title, '')) / 4 + 2}) AS items
 }
 WITH o, collect({concept: c, summary: oc.summary, items: items, name_tokens: size(c.name) / 4 + 2,
                  summary_tokens: coalesce(oc.tokens, size(oc.summary) / 4 + 1) + 3}) AS rows
@@ -47,8 +48,8 @@ WITH o, collect({concept: c, summary: oc.summary, items: items, name_tokens: siz
 // then the concepts' best ones, weakest first. The size model follows the layout: concepts the
 // object describes with the same words share one line; an extract costs its line, and its text
 // only once per chunk (a repeat is printed as "(quoted above)"); a chunk's reference line is
-// freed when no kept extract cites it. Per chunk (and per chunk and text), the extract dropped
-// last carries those shared costs.
+// freed when no kept extract cites it, its document's title line when none cites the document.
+// Per chunk (per chunk and text, per document), the extract dropped last carries those shared costs.
 WITH o, rows, coalesce($max_tokens, coalesce($fixed_tokens, 0) + $tokens_per_concept * size(rows)) AS budget
 CALL (rows, budget) {
   UNWIND CASE WHEN budget IS NULL THEN [] ELSE rows END AS row  // no budget: nothing to order
@@ -66,6 +67,11 @@ CALL (drop_order) {
   WITH drop_order[i].chunk_id AS chunk_id, drop_order[i].text AS text, max(i) AS last
   RETURN collect(last) AS text_carriers
 }
+CALL (drop_order) {
+  UNWIND range(0, size(drop_order) - 1) AS i
+  WITH drop_order[i].document_id AS document_id, max(i) AS last
+  RETURN collect(last) AS title_carriers
+}
 CALL (rows) {
   UNWIND rows AS row
   WITH DISTINCT row.summary AS summary, row.summary_tokens AS tokens
@@ -73,7 +79,8 @@ CALL (rows) {
 }
 WITH o, rows, budget, drop_order,
      [i IN range(0, size(drop_order) - 1) | 5 + CASE WHEN i IN text_carriers THEN drop_order[i].text_tokens ELSE 3 END
-        + CASE WHEN i IN reference_carriers THEN drop_order[i].reference_tokens ELSE 0 END] AS savings,
+        + CASE WHEN i IN reference_carriers THEN drop_order[i].reference_tokens ELSE 0 END
+        + CASE WHEN i IN title_carriers THEN drop_order[i].title_tokens ELSE 0 END] AS savings,
      coalesce($fixed_tokens, 0) + summary_tokens + reduce(n = 0, row IN rows | n + row.name_tokens) AS base
 WITH o, rows, budget, drop_order, savings, base + reduce(n = 0, x IN savings | n + x) AS total
 // The fewest drops that bring the total within the budget ([saved so far, drops needed]); a

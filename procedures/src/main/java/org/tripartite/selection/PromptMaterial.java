@@ -61,7 +61,7 @@ final class PromptMaterial {
     /** A selected extract with what the budget and the layout need to know of it. */
     private record Item(String conceptId, String chunkId, int rank, double w, String reason, String text,
                         String document, String documentId, List<String> sectionPath, Object index,
-                        long textTokens, long referenceTokens) {
+                        long textTokens, long referenceTokens, long titleTokens) {
     }
 
     /** A concept of the object: its CONCERNS edge's extract and its items, best first. */
@@ -181,7 +181,7 @@ final class PromptMaterial {
                 String text = (String) m.getProperty("summary", null);
                 items.add(new Item(conceptId, chunkIds[i], rank, ws[i], reasons[i], text, place.title(), place.documentId(),
                         place.path(), chunk.getProperty("index", null), tokens(m, text),
-                        referenceTokens(place.title(), place.path())));
+                        referenceTokens(place.title(), place.path()), size(place.title()) / 4 + 2));
             }
         }
         return items;
@@ -241,12 +241,14 @@ final class PromptMaterial {
         if (budget == null) {
             return 0;
         }
-        // Per chunk (and per chunk and text), the extract dropped last carries the shared costs.
+        // Per chunk (per chunk and text, per document), the extract dropped last carries the shared costs.
         Map<String, Integer> referenceCarrier = new HashMap<>();
         Map<List<String>, Integer> textCarrier = new HashMap<>();
+        Map<String, Integer> titleCarrier = new HashMap<>();
         for (int i = 0; i < order.size(); i++) {
             referenceCarrier.put(order.get(i).chunkId(), i);
             textCarrier.put(Arrays.asList(order.get(i).chunkId(), order.get(i).text()), i);
+            titleCarrier.put(order.get(i).documentId(), i);
         }
         long[] savings = new long[order.size()];
         long total = fixedTokens;
@@ -261,7 +263,8 @@ final class PromptMaterial {
             Item item = order.get(i);
             savings[i] = 5 + (Objects.equals(textCarrier.get(Arrays.asList(item.chunkId(), item.text())), i)
                     ? item.textTokens() : 3)
-                    + (referenceCarrier.get(item.chunkId()) == i ? item.referenceTokens() : 0);
+                    + (referenceCarrier.get(item.chunkId()) == i ? item.referenceTokens() : 0)
+                    + (titleCarrier.get(item.documentId()) == i ? item.titleTokens() : 0);
             total += savings[i];
         }
         if (total <= budget) {
@@ -291,7 +294,8 @@ final class PromptMaterial {
         return stored instanceof Number n ? n.longValue() : size(text) / 4 + 1;
     }
 
-    /** A reference line's size estimate: the document, the chunk's own section and its place. */
+    /** A reference line's size estimate: the chunk's own section and its place (its document's
+     *  title is a line of its own, once per document: the item's titleTokens). */
     private static long referenceTokens(String title, List<String> path) {
         long section = 0;
         if (path != null) {
@@ -300,7 +304,7 @@ final class PromptMaterial {
                 section = size(path.get(path.size() - 1)) + 3;
             }
         }
-        return 8 + (size(title) + section) / 4 + 2;
+        return 8 + section / 4;
     }
 
     private static List<String> path(Object value) {
