@@ -584,8 +584,9 @@ def budget_reference(concerns, mentions, texts, tokens, alpha, beta, fixed, max_
     of prompt_material.cypher written out again: drop first every extract that is not its
     concept's best, weakest first, then the best ones, weakest first, until the estimate fits.
     An extract costs its line (5) plus its text once per (chunk, text), else 3 for "(quoted
-    above)"; a chunk's reference line (8 + 2 without a document) goes with
-    the last extract citing it; concepts that share a summary share its line."""
+    above)"; a chunk's reference line (8 without a section) goes with the last extract citing
+    it, its document's title line (2 without a document: these chunks have none, so one line)
+    with the last extract citing the document; concepts that share a summary share its line."""
     chosen = chosen_reference(concerns, mentions, alpha, beta, "floor")
     w = {k: v[0] for k, v in reference(concerns, mentions, alpha, beta).items()}
     kept = set()
@@ -602,7 +603,8 @@ def budget_reference(concerns, mentions, texts, tokens, alpha, beta, fixed, max_
         last_of_chunk = {x["t"]: i for i, x in enumerate(order)}
         last_of_text = {(x["t"], texts[(x["c"], x["t"])]): i for i, x in enumerate(order)}
         savings = [5 + (tokens[(x["c"], x["t"])] if last_of_text[(x["t"], texts[(x["c"], x["t"])])] == i else 3)
-                   + (8 + 2 if last_of_chunk[x["t"]] == i else 0) for i, x in enumerate(order)]
+                   + (8 if last_of_chunk[x["t"]] == i else 0) + (2 if i == len(order) - 1 else 0)
+                   for i, x in enumerate(order)]
         concepts = [c for (oo, c) in concerns if oo == o]
         summaries = {f"{o} about {c}" for c in concepts}
         base = fixed + sum(len(s) // 4 + 1 + 3 for s in summaries) + sum(len(c) // 4 + 2 for c in concepts)
