@@ -263,8 +263,14 @@ class Packing:
             for n, entry in enumerate(self.chunks.values(), start=1):
                 parts.append(f"[{n}] {quote(excerpt(entry['sentences']))}")
             parts += ["", "References:"]
-            parts += references_block([{**e["chunk"], "n": n} for n, e in enumerate(self.chunks.values(), start=1)])
+            parts += references_block(self.references())
         return "\n".join(parts).rstrip() + "\n"
+
+    def references(self) -> list[dict]:
+        """The chunks taken, numbered as the passages are, in search's reference shape."""
+        return [{"n": n, "chunk_id": e["chunk"]["chunk_id"], "document": e["chunk"]["document"],
+                 "section_path": e["chunk"]["section_path"] or [], "index": e["chunk"].get("index")}
+                for n, e in enumerate(self.chunks.values(), start=1)]
 
     def tokens(self) -> int:
         return count_tokens(self.text())
@@ -376,9 +382,7 @@ def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens
             used = grown
             took(pending, item)
     text = packing.text()
-    references = [{"n": n, "chunk_id": e["chunk"]["chunk_id"], "document": e["chunk"]["document"],
-                   "section_path": e["chunk"]["section_path"] or [], "index": e["chunk"].get("index")}
-                  for n, e in enumerate(packing.chunks.values(), start=1)]
+    references = packing.references()
     tokens = count_tokens(text)
     material = "\n".join([c["summary"] for c in packing.communities]
                          + [excerpt(e["sentences"]) for e in packing.chunks.values()])
