@@ -146,6 +146,29 @@ def test_chunk_ids_are_stable_and_content_addressed(counter):
     assert smaller.chunker != first.chunker  # a new size re-chunks on the next ingest
 
 
+def test_list_items_written_as_headings_are_chunked_with_the_text_they_follow(tmp_path, counter):
+    path = tmp_path / "converted.md"
+    path.write_text("# Heart\n\n## Causes\n\nCauses include:\n\n### Diabetes\n\n### High blood pressure\n\n"
+                    "## Lifestyle\n\nHabits include:\n\n## Alcohol\n\n## Quitting smoking\n\n"
+                    "## Outlook\n\n### Early\n\n###\n\nMost people recover.\n")
+    doc = read_document(path, "heart")
+    records = chunk_document(doc, counter)
+    by_section = {s.title: [c.text for c in records.chunks if c.section_id == s.id] for s in records.sections}
+    # children of the text they follow, and siblings of it: the list's items, in reading order
+    assert by_section["Causes"] == ["Causes include:\n\nDiabetes\n\nHigh blood pressure"]
+    assert by_section["Lifestyle"] == ["Habits include:\n\nAlcohol\n\nQuitting smoking"]
+    assert by_section["Diabetes"] == by_section["Alcohol"] == []
+    # an empty heading with no text before it under its parent stays a section without chunks,
+    # and a bare "###" adds no words of its own
+    assert by_section["Early"] == [] and by_section["(untitled level 3)"] == ["Most people recover."]
+    assert "Early" not in " ".join(c.text for c in records.chunks)
+    # the chunks changed for this document, so its signature did; a document without such
+    # headings keeps the signature it had, and is not re-chunked by the upgrade
+    assert records.chunker.startswith("sentences-v2/")
+    plain = chunk_document(read_document(SAMPLES / "heart-failure.md", "hf"), counter)
+    assert plain.chunker.startswith("sentences-v1/")
+
+
 def test_default_chunks_fit_minilm(counter):
     doc = read_document(SAMPLES / "atrial-fibrillation.md", "af")
     records = chunk_document(doc, counter)

@@ -18,6 +18,10 @@ from tripartite.lexical.model import ChunkRecord, DocumentRecords, ParsedDocumen
 from tripartite.lexical.sentences import sentences_of
 
 CHUNKER_VERSION = "sentences-v1"
+# A document with list items written as headings chunks them with the text they follow (see
+# section_texts); its chunks differ from sentences-v1's, so its signature says so. Every other
+# document's chunks are unchanged, and so is its signature: an upgrade re-chunks only those.
+FOLDING_VERSION = "sentences-v2"
 DEFAULT_CHUNK_TOKENS = 200
 CHARS_PER_TOKEN = 8  # English prose averages 4 to 5 characters a word piece: only degenerate text reaches this
 
@@ -41,17 +45,45 @@ class _Piece:
 def chunker_signature(counter: TokenCounter, max_tokens: int, document: ParsedDocument | None = None) -> str:
     """What the chunks depend on besides the text: the chunker, the tokenizers that counted
     (for a counter that routes by language, the ones this document's sections went to), the size."""
-    name = counter.name
-    if document is not None and hasattr(counter, "name_for"):
-        name = counter.name_for([section.body for section in document.sections])
-    return f"{CHUNKER_VERSION}/{name}/{max_tokens}"
+    name, version = counter.name, CHUNKER_VERSION
+    if document is not None:
+        texts = section_texts(document)
+        if hasattr(counter, "name_for"):
+            name = counter.name_for(texts)
+        if texts != [section.body for section in document.sections]:
+            version = FOLDING_VERSION
+    return f"{version}/{name}/{max_tokens}"
+
+
+def section_texts(document: ParsedDocument) -> list[str]:
+    """The text each section's chunks carry: its body, followed, in a Markdown document, by the
+    titles of the empty leaf headings (no text, no subsections) that come right after it as its
+    siblings or children. Documents converted from HTML often write a list's items as headings
+    ("These habits include:" then "### Healthy eating", "### Limiting alcohol intake", ...): no
+    chunk held those words, so no search could find them. A run of empty headings with no text
+    before it under the same parent stays a section without chunks, as does a bare "###"."""
+    sections = document.sections
+    texts = [section.body for section in sections]
+    if document.format != "markdown":
+        return texts  # a PDF outline's titles are bookmarks, not the pages' text
+    parents = {section.parent for section in sections}
+    holder: int | None = None  # the section a run of empty leaves follows
+    for n, section in enumerate(sections):
+        if section.body.strip():
+            holder = n
+        elif (n not in parents and holder is not None and section.parent in (sections[holder].parent, holder)
+              and not section.title.startswith("(untitled level ")):
+            texts[holder] += "\n\n" + section.title
+        else:
+            holder = None
+    return texts
 
 
 def _pieces_by_section(document: ParsedDocument, counter: TokenCounter, max_tokens: int) -> list[list[_Piece]]:
     """Sentences of every section, counted in one batch (the tokenizer runs them in parallel)."""
     max_chars = max_tokens * CHARS_PER_TOKEN
-    located = [(n, p, window) for n, section in enumerate(document.sections)
-               for p, paragraph in enumerate(sentences_of(section.body)) for sentence in paragraph
+    located = [(n, p, window) for n, text in enumerate(section_texts(document))
+               for p, paragraph in enumerate(sentences_of(text)) for sentence in paragraph
                for window in char_windows(sentence, max_chars)]
     counts = counter.count_many([sentence for _, _, sentence in located]) if located else []
     pieces: list[list[_Piece]] = [[] for _ in document.sections]
