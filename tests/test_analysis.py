@@ -144,6 +144,23 @@ def test_a_fragment_is_kept_only_when_it_names_the_concept(embedder):
     assert "She walks her dog daily." in extracts["t:hypertension"]  # three words or more: closeness counts
 
 
+def test_a_list_item_is_kept_with_the_sentence_that_introduces_the_list(embedder):
+    diabetes = ConceptInfo("t:diabetes", "Diabetes mellitus", ("diabetes",), "High blood sugar.")
+    provider = ExtractiveProvider(embedder, similarity=2.0, document_similarity=2.0)  # naming only
+    text = ("Conditions that overwork the heart cause heart failure. Causes of heart failure include:\n\n"
+            "Coronary heart disease\n\nDiabetes\n\nHigh blood pressure")
+    assert provider.answer(task(text=text, concepts=(diabetes,)))[0]["t:diabetes"] == \
+        "Causes of heart failure include: Diabetes"
+    # items by list markers, or short ones with a full stop; a full sentence after the list ends it
+    text = ("Consider activities such as:\n\n- Meditation\n- A stress management program.\n\nSmoking raises "
+            "the risk of many heart diseases, and quitting helps.\n\nSmoking")
+    answer = provider.answer(task(text=text, concepts=(SMOKING,)))[0]["t:smoking"]
+    assert answer == "Smoking raises the risk of many heart diseases, and quitting helps. Smoking"
+    answer = provider.answer(task(text=text, concepts=(ConceptInfo("t:s", "Stress", ("stress management",),
+                                                                   "Strain."),)))[0]["t:s"]
+    assert answer == "Consider activities such as: - A stress management program."
+
+
 def test_a_term_is_named_in_its_inflections_but_the_judge_keeps_it_as_written(embedder):
     dizzy = ConceptInfo("t:dizzy", "Dizziness and fainting", ("dizzy", "blood thinner", "family history"), "Faint.")
     provider = ExtractiveProvider(embedder, similarity=2.0, document_similarity=2.0)  # naming only
@@ -193,7 +210,7 @@ def test_offline_analyze_writes_extracts_with_provenance_and_is_incremental(driv
              min(size(m.embedding)) AS dims, collect(DISTINCT m.prompt_version) AS versions
         MATCH (o:Object {id: 'patient-b'})-[r:CONCERNS]->(c:Concept)
         RETURN mentioned, models, dims, versions, collect(c.key) AS b_concepts""")
-    assert edges["mentioned"] > 10 and edges["models"] == ["extractive-v2"] and edges["dims"] == 384 + 512  # the default: MiniLM's block, bge-small-zh's
+    assert edges["mentioned"] > 10 and edges["models"] == ["extractive-v3"] and edges["dims"] == 384 + 512  # the default: MiniLM's block, bge-small-zh's
     assert edges["versions"][0].startswith("extracts-v1/")
     assert {"atrial_fibrillation", "palpitations", "anticoagulants", "alcohol"} <= set(edges["b_concepts"])
     assert one(driver, "MATCH (r:AnalysisRun) RETURN count(r) AS n, max(r.calls) AS calls")["calls"] > 0

@@ -172,13 +172,13 @@ def test_a_model_switch_is_named_and_redo_replaces_the_extracts(driver, loaded):
         # A model configured afterwards: analyze has nothing new to do, and says whose extracts these are.
         plain = invoke(["analyze"], env)
         assert plain.exit_code == 0 and "analysed by another provider or model" in plain.output
-        assert "22 chunks by extractive/extractive-v2, 3 objects by extractive/extractive-v2" in plain.output
+        assert "22 chunks by extractive/extractive-v3, 3 objects by extractive/extractive-v3" in plain.output
         assert "--redo" in plain.output and not server.chat_requests()
         # Its dry run and doctor say the same before anything is spent.
         plain_dry = invoke(["analyze", "--dry-run"], env)
-        assert "22 chunks by extractive/extractive-v2, 3 objects by extractive/extractive-v2" in plain_dry.output
+        assert "22 chunks by extractive/extractive-v3, 3 objects by extractive/extractive-v3" in plain_dry.output
         doctor = invoke(["doctor"], env).output
-        assert "not by openai/fake-chat: 22 chunks by extractive/extractive-v2" in doctor
+        assert "not by openai/fake-chat: 22 chunks by extractive/extractive-v3" in doctor
         assert "`tripartite analyze --redo` redo them" in doctor and not server.chat_requests()
         dry = json.loads(invoke(["analyze", "--redo", "--dry-run", "--json"], env).output)
         assert dry["object"]["calls"] == 3 and dry["chunk"]["calls"] > 0 and not server.chat_requests()

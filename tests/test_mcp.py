@@ -275,7 +275,7 @@ def test_text_content_is_the_prompt_and_the_question_is_the_plugins(sample):
             assert note and [c.text for c in crowded.content] == [crowded.structured_content["prompt"], f"Note: {note}"]
             listed = await client.call_tool("list_objects", {})
             assert listed.content[0].text.splitlines()[0] == \
-                "patient-a (anamnesis): Patient A; 8 concepts; analysed by extractive/extractive-v2"
+                "patient-a (anamnesis): Patient A; 8 concepts; analysed by extractive/extractive-v3"
             trace = await client.call_tool("trace_chunk", {"chunk_id": found.structured_content["references"][0]
                                                            ["chunk_id"]})
             head, _, body = trace.content[0].text.partition("\n\n")

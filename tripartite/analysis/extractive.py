@@ -14,6 +14,12 @@ trusted at all for a fragment of fewer than three words: a note's headings ("Car
 "Respiratory") are 0.5 from coronary heart disease and dyspnoea, and were read as 13 notes'
 coronary heart disease and 6 notes' shortness of breath on the shared corpus. (These three
 rules make extractive-v2; docs/results.md has what each moved.)
+
+A list's item is kept with the sentence that introduces the list (extractive-v3): "Diabetes"
+alone, an item of "Causes of heart failure include:", tells a prompt's reader nothing of what
+the passage says about diabetes. An item is a paragraph after one that ends with a colon (or
+after another item) that starts with a list marker, or is one sentence without a sentence end
+or of at most ITEM_WORDS words ("A stress management program.").
 """
 from __future__ import annotations
 
@@ -29,6 +35,10 @@ from tripartite.ontology.concept import ConceptInfo
 from tripartite.lexical.sentences import sentences_of
 
 MIN_CLOSE_WORDS = 3  # a fragment shorter than this is kept only when it names the concept
+_LIST_MARKER = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])(?:\s|$)")
+_SENTENCE_END = re.compile(r"[.!?。！？]['\")\]]*$")
+_LEAD_END = (":", "：")
+ITEM_WORDS = 6  # a one-sentence paragraph this short, after a colon, is a list item even with a full stop
 _WORDS = re.compile(r"[^\W\d_]+|\d+")
 _CJK_CHARACTER = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
@@ -94,7 +104,7 @@ class ExtractiveProvider:
 
     offline = True
     name = "extractive"
-    model = "extractive-v2"  # v1: 0.5 of closeness for every sentence, terms as written
+    model = "extractive-v3"  # v2: list items without their lead-in; v1: 0.5 of closeness everywhere, terms as written
 
     def __init__(self, embedder, similarity: float = 0.5, max_sentences: int = 3, document_similarity: float = 0.6):
         self.embedder = embedder
@@ -117,7 +127,9 @@ class ExtractiveProvider:
         return np.stack([self._gloss_vectors[c.id] for c in concepts])
 
     def answer(self, task: ExtractionTask) -> tuple[dict[str, str], Usage]:
-        sentences = [s for paragraph in sentences_of(task.text) for s in paragraph]
+        paragraphs = sentences_of(task.text)
+        sentences = [s for paragraph in paragraphs for s in paragraph]
+        leads = lead_ins(paragraphs)
         if not sentences or not task.concepts:
             return {c.id: "" for c in task.concepts}, Usage()
         similarity = self.embedder.embed(sentences) @ self._glosses(task.concepts).T  # (sentences, concepts)
@@ -128,6 +140,24 @@ class ExtractiveProvider:
             pattern = self._pattern(concept)
             named = [i for i, s in enumerate(sentences) if pattern.search(s)]
             close = [i for i in np.argsort(-similarity[:, j]) if similarity[i, j] >= threshold and worded[i]]
-            keep = list(dict.fromkeys(named + close))[: self.max_sentences]
+            keep = set(list(dict.fromkeys(named + close))[: self.max_sentences])
+            keep |= {leads[i] for i in keep if leads[i] is not None}
             answer[concept.id] = " ".join(sentences[i] for i in sorted(keep))
         return answer, Usage()
+
+
+def lead_ins(paragraphs: list[list[str]]) -> list[int | None]:
+    """For each sentence of the paragraphs (in one flat list), the index of the sentence that
+    introduces the list it is an item of, or None (see the module doc)."""
+    leads: list[int | None] = []
+    lead: int | None = None
+    for paragraph in paragraphs:
+        first, introduces = paragraph[0].strip(), paragraph[-1].rstrip().endswith(_LEAD_END)
+        short = len(paragraph) == 1 and (not _SENTENCE_END.search(first) or word_count(first) <= ITEM_WORDS)
+        item = lead is not None and not introduces and (bool(_LIST_MARKER.match(first)) or short)
+        if not item:
+            lead = None
+        leads += [lead] * len(paragraph)
+        if introduces:
+            lead = len(leads) - 1
+    return leads
