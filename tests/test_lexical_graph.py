@@ -1,6 +1,7 @@
 """The lexical graph in a real Neo4j: structure edges, idempotent re-ingest, replacement,
 bad files, big documents, listing, removal, tracing and neo4j-graphrag's VectorRetriever."""
 import json
+import re
 import shutil
 
 import pytest
@@ -109,6 +110,7 @@ def test_changed_file_replaces_its_chunks_and_everything_derived(driver, env, co
                                              "every three months.\n\n## Living with hypertension"))
     result = invoke(["ingest", str(corpus), "--no-embed"], env)
     assert result.exit_code == 0 and "replaced  hypertension" in result.output
+    assert "chunked anew" not in result.output  # the file changed: no word about the chunker
     new_ids = {r["id"] for r in rows(driver, "MATCH (c:Chunk {document_id: 'hypertension'}) RETURN c.id AS id")}
     assert new_ids != old_ids
     assert one(driver, "MATCH (c:Chunk) WHERE c.id IN $ids RETURN count(c) AS n", ids=list(old_ids - new_ids))["n"] == 0
@@ -118,6 +120,14 @@ def test_changed_file_replaces_its_chunks_and_everything_derived(driver, env, co
     assert one(driver, "MATCH (c:Chunk {document_id: 'heart-failure'}) RETURN collect(c.id) AS ids")["ids"] == other_before
     orphans = one(driver, "MATCH (c:Chunk) WHERE NOT (c)-[:FROM_DOCUMENT]->() RETURN count(c) AS n")
     assert orphans["n"] == 0
+
+
+def test_an_unchanged_file_chunked_anew_says_why(driver, env, corpus):
+    assert invoke(["ingest", str(corpus / "hypertension.md"), "--no-embed"], env).exit_code == 0
+    result = invoke(["ingest", str(corpus / "hypertension.md"), "--no-embed", "--chunk-tokens", "80"], env)
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.output.splitlines() if x.startswith("replaced  hypertension"))
+    assert re.search(r"\(file unchanged, chunked anew: sentences-v1/\S+/200 -> sentences-v1/\S+/80\)$", line), line
 
 
 def test_a_bad_file_writes_nothing_and_the_rest_goes_in(driver, env, corpus):

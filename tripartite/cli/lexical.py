@@ -27,7 +27,9 @@ def _ingest_lines(report: dict) -> list[str]:
 
     lines = [f"{'replaced' if doc['replaced'] else 'ingested':<9} {doc['id']}: {doc['sections']} sections, "
              f"{doc['chunks']} chunks" + (f" (YAML front matter left out: {', '.join(doc['front_matter'])})"
-                                          if doc["front_matter"] else "") for doc in report["ingested"]]
+                                          if doc["front_matter"] else "")
+             + (f" (file unchanged, chunked anew: {doc['rechunked']})" if doc.get("rechunked") else "")
+             for doc in report["ingested"]]
     lines += [f"unchanged {doc['id']}" for doc in report["unchanged"]]
     lines += [f"skipped   {item['path']}: {item['reason']}" for item in report["skipped"]]
     lines += [line for line in [hidden_line(report["hidden"]), irregular_line(report["irregular"])] if line]

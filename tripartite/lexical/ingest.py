@@ -96,6 +96,7 @@ def _ingest(graph: Graph, paths: list[str], counter, max_tokens: int, max_bytes:
     states = document_states(graph, list(ids.values())) if ids else {}
     batch: list[DocumentRecords] = []
     batch_chunks = 0
+    rechunked: dict[str, str] = {}  # id -> the chunker its unchanged file was chunked with before
 
     def flush() -> None:
         nonlocal batch, batch_chunks
@@ -109,6 +110,7 @@ def _ingest(graph: Graph, paths: list[str], counter, max_tokens: int, max_bytes:
             report.ingested.append({"id": records.document.id, "path": records.document.path,
                                     "sections": len(records.sections), "chunks": len(records.chunks),
                                     "replaced": records.document.id in states,
+                                    "rechunked": rechunked.get(records.document.id),
                                     "front_matter": list(records.document.front_matter)})
         batch, batch_chunks = [], 0
 
@@ -133,6 +135,8 @@ def _ingest(graph: Graph, paths: list[str], counter, max_tokens: int, max_bytes:
                 and state["path"] == parsed.path:
             report.unchanged.append({"id": document_id, "path": str(path)})
             continue
+        if state and state["content_hash"] == parsed.content_hash and state["path"] == parsed.path:
+            rechunked[document_id] = f"{state['chunker']} -> {signature}"  # the file is as it was
         records = chunk_document(parsed, counter, max_tokens)
         if batch and batch_chunks + len(records.chunks) > CHUNKS_PER_TRANSACTION:
             flush()  # a big document gets a transaction of its own
