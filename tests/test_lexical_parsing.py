@@ -150,7 +150,8 @@ def test_list_items_written_as_headings_are_chunked_with_the_text_they_follow(tm
     path = tmp_path / "converted.md"
     path.write_text("# Heart\n\n## Causes\n\nCauses include:\n\n### Diabetes\n\n### High blood pressure\n\n"
                     "## Lifestyle\n\nHabits include:\n\n## Alcohol\n\n## Quitting smoking\n\n"
-                    "## Outlook\n\n### Early\n\n###\n\nMost people recover.\n")
+                    "## Outlook\n\n### Early\n\n###\n\nMost people recover.\n\n"
+                    "## Control\n\nExercise lowers it.\n\n## Factors You Can't Control\n\n## Heredity\n\nIt runs in families.\n")
     doc = read_document(path, "heart")
     records = chunk_document(doc, counter)
     by_section = {s.title: [c.text for c in records.chunks if c.section_id == s.id] for s in records.sections}
@@ -162,6 +163,9 @@ def test_list_items_written_as_headings_are_chunked_with_the_text_they_follow(tm
     # and a bare "###" adds no words of its own
     assert by_section["Early"] == [] and by_section["(untitled level 3)"] == ["Most people recover."]
     assert "Early" not in " ".join(c.text for c in records.chunks)
+    # after a finished sentence, an empty heading is a heading whose subsections were flattened
+    # beside it, not a list's item
+    assert by_section["Control"] == ["Exercise lowers it."] and by_section["Factors You Can't Control"] == []
     # the chunks changed for this document, so its signature did; a document without such
     # headings keeps the signature it had, and is not re-chunked by the upgrade
     assert records.chunker.startswith("sentences-v2/")

@@ -10,6 +10,7 @@ the same ids.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
@@ -22,6 +23,7 @@ CHUNKER_VERSION = "sentences-v1"
 # section_texts); its chunks differ from sentences-v1's, so its signature says so. Every other
 # document's chunks are unchanged, and so is its signature: an upgrade re-chunks only those.
 FOLDING_VERSION = "sentences-v2"
+_SENTENCE_END = re.compile(r"[.!?。！？][\"'”’)\]]*\s*$")  # a colon, or no end at all, leads a list on
 DEFAULT_CHUNK_TOKENS = 200
 CHARS_PER_TOKEN = 8  # English prose averages 4 to 5 characters a word piece: only degenerate text reaches this
 
@@ -58,10 +60,13 @@ def chunker_signature(counter: TokenCounter, max_tokens: int, document: ParsedDo
 def section_texts(document: ParsedDocument) -> list[str]:
     """The text each section's chunks carry: its body, followed, in a Markdown document, by the
     titles of the empty leaf headings (no text, no subsections) that come right after it as its
-    siblings or children. Documents converted from HTML often write a list's items as headings
-    ("These habits include:" then "### Healthy eating", "### Limiting alcohol intake", ...): no
-    chunk held those words, so no search could find them. A run of empty headings with no text
-    before it under the same parent stays a section without chunks, as does a bare "###"."""
+    siblings or children, when that text introduces a list (it ends with a colon) or is itself
+    one of its items (it ends without a sentence end). Documents converted from HTML often write
+    a list's items as headings ("These habits include:" then "### Healthy eating", "### Limiting
+    alcohol intake", ...): no chunk held those words, so no search could find them. An empty
+    heading after a finished sentence is a heading whose subsections were flattened beside it
+    ("### Factors You Can't Control" before "### Heredity"), and stays a section without
+    chunks, as does a run with no text before it under the same parent, or a bare "###"."""
     sections = document.sections
     texts = [section.body for section in sections]
     if document.format != "markdown":
@@ -72,7 +77,7 @@ def section_texts(document: ParsedDocument) -> list[str]:
         if section.body.strip():
             holder = n
         elif (n not in parents and holder is not None and section.parent in (sections[holder].parent, holder)
-              and not section.title.startswith("(untitled level ")):
+              and not section.title.startswith("(untitled level ") and not _SENTENCE_END.search(texts[holder])):
             texts[holder] += "\n\n" + section.title
         else:
             holder = None
