@@ -32,11 +32,10 @@ import numpy as np
 from tripartite.analysis.schema import ExtractionTask
 from tripartite.infra.llm.providers import Usage
 from tripartite.ontology.concept import ConceptInfo
-from tripartite.lexical.sentences import sentences_of
+from tripartite.lexical.sentences import SENTENCE_END, sentences_of
 
 MIN_CLOSE_WORDS = 3  # a fragment shorter than this is kept only when it names the concept
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])(?:\s|$)")
-_SENTENCE_END = re.compile(r"[.!?。！？]['\")\]]*$")
 _LEAD_END = (":", "：")
 ITEM_WORDS = 6  # a one-sentence paragraph this short, after a colon, is a list item even with a full stop
 _WORDS = re.compile(r"[^\W\d_]+|\d+")
@@ -153,7 +152,7 @@ def lead_ins(paragraphs: list[list[str]]) -> list[int | None]:
     lead: int | None = None
     for paragraph in paragraphs:
         first, introduces = paragraph[0].strip(), paragraph[-1].rstrip().endswith(_LEAD_END)
-        short = len(paragraph) == 1 and (not _SENTENCE_END.search(first) or word_count(first) <= ITEM_WORDS)
+        short = len(paragraph) == 1 and (not SENTENCE_END.search(first) or word_count(first) <= ITEM_WORDS)
         item = lead is not None and not introduces and (bool(_LIST_MARKER.match(first)) or short)
         if not item:
             lead = None

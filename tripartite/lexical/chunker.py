@@ -10,20 +10,18 @@ the same ids.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
 from tripartite.lexical.ids import short_hash
 from tripartite.lexical.model import ChunkRecord, DocumentRecords, ParsedDocument, SectionRecord
-from tripartite.lexical.sentences import sentences_of
+from tripartite.lexical.sentences import SENTENCE_END, sentences_of
 
 CHUNKER_VERSION = "sentences-v1"
 # A document with list items written as headings chunks them with the text they follow (see
 # section_texts); its chunks differ from sentences-v1's, so its signature says so. Every other
 # document's chunks are unchanged, and so is its signature: an upgrade re-chunks only those.
 FOLDING_VERSION = "sentences-v2"
-_SENTENCE_END = re.compile(r"[.!?。！？][\"'”’)\]]*\s*$")  # a colon, or no end at all, leads a list on
 DEFAULT_CHUNK_TOKENS = 200
 CHARS_PER_TOKEN = 8  # English prose averages 4 to 5 characters a word piece: only degenerate text reaches this
 
@@ -77,7 +75,7 @@ def section_texts(document: ParsedDocument) -> list[str]:
         if section.body.strip():
             holder = n
         elif (n not in parents and holder is not None and section.parent in (sections[holder].parent, holder)
-              and not section.title.startswith("(untitled level ") and not _SENTENCE_END.search(texts[holder])):
+              and not section.title.startswith("(untitled level ") and not SENTENCE_END.search(texts[holder])):
             texts[holder] += "\n\n" + section.title
         else:
             holder = None

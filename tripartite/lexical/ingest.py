@@ -96,7 +96,7 @@ def _ingest(graph: Graph, paths: list[str], counter, max_tokens: int, max_bytes:
     states = document_states(graph, list(ids.values())) if ids else {}
     batch: list[DocumentRecords] = []
     batch_chunks = 0
-    rechunked: dict[str, str] = {}  # id -> the chunker its unchanged file was chunked with before
+    rechunked: dict[str, str] = {}  # id -> "old -> new" chunker signature, for a file unchanged since
 
     def flush() -> None:
         nonlocal batch, batch_chunks

@@ -19,6 +19,8 @@ ABBREVIATIONS = {
 # full-width 。！？ (Chinese and Japanese text puts no space after them).
 _CANDIDATE = re.compile(r"[.!?]+[\"'”’)\]]*\s+|[。！？]+[”’」』）]*\s*")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+# A text that ends as a finished sentence does (not on a colon, not mid-phrase as a list item does).
+SENTENCE_END = re.compile(r"[.!?。！？][\"'”’)\]」』）]*\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
 
