@@ -45,9 +45,12 @@ class _Piece:
 def chunker_signature(counter: TokenCounter, max_tokens: int, document: ParsedDocument | None = None) -> str:
     """What the chunks depend on besides the text: the chunker, the tokenizers that counted
     (for a counter that routes by language, the ones this document's sections went to), the size."""
+    return _signature(counter, max_tokens, document, section_texts(document) if document is not None else [])
+
+
+def _signature(counter: TokenCounter, max_tokens: int, document: ParsedDocument | None, texts: list[str]) -> str:
     name, version = counter.name, CHUNKER_VERSION
     if document is not None:
-        texts = section_texts(document)
         if hasattr(counter, "name_for"):
             name = counter.name_for(texts)
         if texts != [section.body for section in document.sections]:
@@ -82,14 +85,14 @@ def section_texts(document: ParsedDocument) -> list[str]:
     return texts
 
 
-def _pieces_by_section(document: ParsedDocument, counter: TokenCounter, max_tokens: int) -> list[list[_Piece]]:
-    """Sentences of every section, counted in one batch (the tokenizer runs them in parallel)."""
+def _pieces_by_section(texts: list[str], counter: TokenCounter, max_tokens: int) -> list[list[_Piece]]:
+    """Sentences of every section's text, counted in one batch (the tokenizer runs them in parallel)."""
     max_chars = max_tokens * CHARS_PER_TOKEN
-    located = [(n, p, window) for n, text in enumerate(section_texts(document))
+    located = [(n, p, window) for n, text in enumerate(texts)
                for p, paragraph in enumerate(sentences_of(text)) for sentence in paragraph
                for window in char_windows(sentence, max_chars)]
     counts = counter.count_many([sentence for _, _, sentence in located]) if located else []
-    pieces: list[list[_Piece]] = [[] for _ in document.sections]
+    pieces: list[list[_Piece]] = [[] for _ in texts]
     for (n, paragraph, sentence), tokens in zip(located, counts):
         if tokens <= max_tokens:
             pieces[n].append(_Piece(sentence, tokens, paragraph))
@@ -138,11 +141,12 @@ def _pack(pieces: list[_Piece], max_tokens: int) -> list[tuple[str, int]]:
 
 def chunk_document(document: ParsedDocument, counter: TokenCounter,
                    max_tokens: int = DEFAULT_CHUNK_TOKENS) -> DocumentRecords:
-    records = DocumentRecords(document, chunker_signature(counter, max_tokens, document))
+    texts = section_texts(document)
+    records = DocumentRecords(document, _signature(counter, max_tokens, document, texts))
     seen_paths: dict[tuple[str, ...], int] = {}
     section_ids: list[str] = []
     index = 0
-    pieces = _pieces_by_section(document, counter, max_tokens)
+    pieces = _pieces_by_section(texts, counter, max_tokens)
     for order, section in enumerate(document.sections):
         occurrence = seen_paths.get(section.path, 0)
         seen_paths[section.path] = occurrence + 1

@@ -96,7 +96,6 @@ def _ingest(graph: Graph, paths: list[str], counter, max_tokens: int, max_bytes:
     states = document_states(graph, list(ids.values())) if ids else {}
     batch: list[DocumentRecords] = []
     batch_chunks = 0
-    rechunked: dict[str, str] = {}  # id -> "old -> new" chunker signature, for a file unchanged since
 
     def flush() -> None:
         nonlocal batch, batch_chunks
@@ -107,10 +106,12 @@ def _ingest(graph: Graph, paths: list[str], counter, max_tokens: int, max_bytes:
             batch, batch_chunks = [], 0
             return
         for records in batch:
+            state = states.get(records.document.id)
             report.ingested.append({"id": records.document.id, "path": records.document.path,
                                     "sections": len(records.sections), "chunks": len(records.chunks),
-                                    "replaced": records.document.id in states,
-                                    "rechunked": rechunked.get(records.document.id),
+                                    "replaced": state is not None,
+                                    "rechunked": f"{state['chunker']} -> {records.chunker}"
+                                                 if _same_file(state, records.document) else None,
                                     "front_matter": list(records.document.front_matter)})
         batch, batch_chunks = [], 0
 
@@ -131,12 +132,9 @@ def _ingest(graph: Graph, paths: list[str], counter, max_tokens: int, max_bytes:
             continue
         state = states.get(document_id)
         signature = chunker_signature(counter, max_tokens, parsed)
-        if state and state["content_hash"] == parsed.content_hash and state["chunker"] == signature \
-                and state["path"] == parsed.path:
+        if _same_file(state, parsed) and state["chunker"] == signature:
             report.unchanged.append({"id": document_id, "path": str(path)})
             continue
-        if state and state["content_hash"] == parsed.content_hash and state["path"] == parsed.path:
-            rechunked[document_id] = f"{state['chunker']} -> {signature}"  # the file is as it was
         records = chunk_document(parsed, counter, max_tokens)
         if batch and batch_chunks + len(records.chunks) > CHUNKS_PER_TRANSACTION:
             flush()  # a big document gets a transaction of its own
@@ -147,6 +145,11 @@ def _ingest(graph: Graph, paths: list[str], counter, max_tokens: int, max_bytes:
     flush()
     report.gone = gone_sources(graph, paths)
     return report
+
+
+def _same_file(state: dict | None, document) -> bool:
+    """Whether the stored document came from this very file, as it is (same content, same path)."""
+    return bool(state) and state["content_hash"] == document.content_hash and state["path"] == document.path
 
 
 def gone_sources(graph: Graph, paths: list[str]) -> list[dict]:
