@@ -563,6 +563,38 @@ def test_a_chunk_the_questions_reading_cannot_read_is_quoted_as_an_excerpt_even_
         assert set(packing.chunks[chunk_id]["sentences"]) == quoted, chunk_id
 
 
+def test_a_best_sentence_that_points_back_is_quoted_with_the_one_before_when_room_is_short():
+    from tripartite.search import hybrid
+
+    sentences = ["Doctors prescribe beta blockers and calcium channel blockers to slow the heart.",
+                 "Several other medicines also are available for other people.",
+                 "These medicines help bring the heart rate to a normal level.",
+                 "Rate control is the recommended treatment for most patients who have AF today.",
+                 "Most people feel better and can function well when the rate is controlled."]
+
+    def item(scores: list[float]) -> dict:
+        return {"kind": "chunk", "chunk": {"chunk_id": "c", "document": "d", "section_path": ["d"], "index": 0},
+                "sentences": sentences, "sentence_scores": scores, "unread": 0.0}
+
+    def quoted(scores: list[float]) -> set[int]:
+        """What the chunk is quoted as in the least room that takes it: neither whole nor as its
+        excerpt (the best sentence and both its neighbours), but as its best sentence and one more."""
+        for room in range(200):
+            packing = hybrid.Packing("Which drugs slow the heart?", 0)
+            used = packing.tokens()
+            packing.max_tokens = used + room
+            if packing.try_add(item(scores), used) is not None:
+                return set(packing.chunks["c"]["sentences"])
+        raise AssertionError("never taken")
+
+    # "These medicines ..." names nothing alone: the sentence before it comes with it ...
+    assert quoted([0.1, 0.5, 0.9, 0.5, 0.1]) == {1, 2}
+    # ... a sentence that stands alone brings the one after it, as before.
+    assert quoted([0.1, 0.5, 0.5, 0.9, 0.1]) == {3, 4}
+    assert hybrid.leans_back("These medicines help.") and hybrid.leans_back("这一层链式计算也支持分布式。")
+    assert not hybrid.leans_back("Thermal limits apply.") and not hybrid.leans_back("Then the motor stops.")
+
+
 def test_a_long_chinese_sentence_is_quoted_by_its_clauses_not_whole():
     from tripartite.lexical.sentences import split_clauses
     from tripartite.search import hybrid

@@ -277,7 +277,8 @@ class Packing:
 
     def try_add(self, item: dict, used: int) -> int | None:
         """Take a candidate if the prompt still fits; the new size, or None (nothing changed).
-        A chunk whose excerpt does not fit is tried as its best sentence and the one after.
+        A chunk whose excerpt does not fit is tried as its best sentence and the one after, or
+        the one before where the best opens by pointing back at it (leans_back).
         The size is estimated from the pieces added and checked exactly near the budget."""
         if item["kind"] == "community":
             line = f"- {item['community']['title']}: {quote(item['text'])}"
@@ -291,7 +292,8 @@ class Packing:
         n = len(self.chunks) + 1
         reference = reference_cost(n, chunk, {e["chunk"]["document"] or "" for e in self.chunks.values()})
         best = max(range(len(sentences)), key=lambda i: item["sentence_scores"][i]) if sentences else 0
-        short = {i: sentences[i] for i in (best, best + 1) if i < len(sentences)}
+        pair = (best - 1, best) if best > 0 and leans_back(sentences[best]) else (best, best + 1)
+        short = {i: sentences[i] for i in pair if i < len(sentences)}
         whole = {i: x for i, x in enumerate(sentences)}
         # Whole first, but not a chunk mostly in letters the question's reading cannot read: its
         # closeness is a guess, and a guess quoted whole spends what would reach more candidates.
@@ -316,6 +318,15 @@ class Packing:
             undo()
             return None
         return exact
+
+
+LEANS_BACK = re.compile(r"(?i)^(?:th(?:is|ese|at|ose)|such|they|it|its|their|he|she|his|her)\b|^[这那该此其它他她]")
+
+
+def leans_back(sentence: str) -> bool:
+    """Whether a sentence opens by pointing back at the one before it ("These medicines help
+    bring the heart rate to a normal level."): quoted alone it names nothing."""
+    return bool(LEANS_BACK.match(sentence.lstrip("*_([\"' ")))
 
 
 def ends_on_match(item: dict) -> bool:
