@@ -595,6 +595,18 @@ def test_a_best_sentence_that_points_back_is_quoted_with_the_one_before_when_roo
     assert not hybrid.leans_back("Thermal limits apply.") and not hybrid.leans_back("Then the motor stops.")
 
 
+def test_a_picture_is_no_sentence_of_a_passage():
+    from tripartite.search import hybrid
+
+    text = ("A mesh needs at least three points along each axis.\n\n![bed mesh](img/bedmesh.svg)\n\n"
+            "See ![the tower](img/tower.jpg) for the print.")
+    # The picture alone is dropped (its file name is all a prompt could quote of it); a sentence
+    # that shows one among its words stays.
+    assert hybrid._sentences(text) == ["A mesh needs at least three points along each axis.",
+                                       "See ![the tower](img/tower.jpg) for the print."]
+    assert hybrid._sentences("![only](a.png) ![pictures](b.png)") == []
+
+
 def test_a_long_chinese_sentence_is_quoted_by_its_clauses_not_whole():
     from tripartite.lexical.sentences import split_clauses
     from tripartite.search import hybrid

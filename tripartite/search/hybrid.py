@@ -133,12 +133,17 @@ def unread_share(text: str, embedder, question: str = "") -> float:
     return sum(1 for c in letters if ord(c) > 0x24F) / len(letters) if letters else 0.0
 
 
+IMAGE_ONLY = re.compile(r"^(?:!\[[^\]]*\]\([^)]*\)[\s\\]*)+$")  # Markdown images and nothing else
+
+
 def _sentences(text: str) -> list[str]:
     """The units an excerpt is made of: the chunk's sentences, a long one cut into runs of its
     clauses (a Chinese sentence often chains a paragraph's clauses with "，": whole, it spends
     a hundred tokens to quote the one clause that answers)."""
     units = []
     for sentence in (x.strip() for p in sentences_of(text or "") for x in p):
+        if IMAGE_ONLY.match(sentence):
+            continue  # a picture's file name: nothing a reader of the prompt can read
         if count_tokens(sentence) > LONG_SENTENCE:
             units += split_clauses(sentence, count_tokens, CLAUSE_TOKENS)
         elif sentence:
