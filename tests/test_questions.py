@@ -16,7 +16,9 @@ from tripartite.infra.tokens import count_tokens
 from tripartite.kg.extractive import TripletExtractor
 from tripartite.kg.phrases import coordinated, noun_phrases, relating_verb
 from tripartite.kg.schema import TripletTask
-from tripartite.search.hybrid import excerpt, excerpt_of, keyword_share, keyword_weights
+from tripartite.search import excerpts
+from tripartite.search.excerpts import excerpt, excerpt_of
+from tripartite.search.hybrid import keyword_share, keyword_weights
 from tripartite.search.keywords import offline_keywords
 
 QUESTION = "Which drugs are usually chosen to keep clots from forming in an irregular heartbeat?"
@@ -487,7 +489,7 @@ def test_the_chunk_that_goes_on_where_a_taken_chunks_match_ends_it_is_not_held_b
     assert (after["redundancy"], elsewhere["redundancy"]) == (0.0, pytest.approx(1.0))
     # Its match in its first sentence, the last far below it: the next chunk is no continuation.
     after = item("after", same)
-    hybrid.took([after], item("taken", same, [0.6, 0.6 - 2 * hybrid.MARGIN], next_id="after"))
+    hybrid.took([after], item("taken", same, [0.6, 0.6 - 2 * excerpts.MARGIN], next_id="after"))
     assert after["redundancy"] == pytest.approx(1.0)
 
 
@@ -506,8 +508,8 @@ def test_a_table_chunk_is_not_ranked_by_a_row_read_without_its_header():
     vector = embedder.embed(["How much peak current can each board deliver?"])[0]
     ranked = {i["chunk"]["chunk_id"]: i for i in hybrid.candidates(
         {"chunks": [table, prose], "relations": [], "communities": []}, [], vector, embedder)}
-    assert hybrid.mostly_table_rows(ranked["table"]["sentences"])
-    assert not hybrid.mostly_table_rows(ranked["prose"]["sentences"])
+    assert excerpts.mostly_table_rows(ranked["table"]["sentences"])
+    assert not excerpts.mostly_table_rows(ranked["prose"]["sentences"])
     # The table keeps its own closeness; the prose chunk's is half its closest sentence's.
     assert ranked["table"]["cosine"] == pytest.approx(0.40)
     best = max(ranked["prose"]["sentence_scores"])
@@ -591,39 +593,36 @@ def test_a_best_sentence_that_points_back_is_quoted_with_the_one_before_when_roo
     assert quoted([0.1, 0.5, 0.9, 0.5, 0.1]) == {1, 2}
     # ... a sentence that stands alone brings the one after it, as before.
     assert quoted([0.1, 0.5, 0.5, 0.9, 0.1]) == {3, 4}
-    assert hybrid.leans_back("These medicines help.") and hybrid.leans_back("这一层链式计算也支持分布式。")
-    assert not hybrid.leans_back("Thermal limits apply.") and not hybrid.leans_back("Then the motor stops.")
+    assert excerpts.leans_back("These medicines help.") and excerpts.leans_back("这一层链式计算也支持分布式。")
+    assert not excerpts.leans_back("Thermal limits apply.") and not excerpts.leans_back("Then the motor stops.")
 
 
 def test_a_picture_is_no_sentence_of_a_passage():
-    from tripartite.search import hybrid
-
     text = ("A mesh needs at least three points along each axis.\n\n![bed mesh](img/bedmesh.svg)\n\n"
             "See ![the tower](img/tower.jpg) for the print.")
     # The picture alone is dropped (its file name is all a prompt could quote of it); a sentence
     # that shows one among its words stays.
-    assert hybrid._sentences(text) == ["A mesh needs at least three points along each axis.",
-                                       "See ![the tower](img/tower.jpg) for the print."]
-    assert hybrid._sentences("![only](a.png) ![pictures](b.png)") == []
+    assert excerpts.sentence_units(text) == ["A mesh needs at least three points along each axis.",
+                                             "See ![the tower](img/tower.jpg) for the print."]
+    assert excerpts.sentence_units("![only](a.png) ![pictures](b.png)") == []
 
 
 def test_a_long_chinese_sentence_is_quoted_by_its_clauses_not_whole():
     from tripartite.lexical.sentences import split_clauses
-    from tripartite.search import hybrid
 
     # One "sentence" (no 。) chaining four clauses with "，": the answer is in the last.
     clauses = ["模型微调是任何一个企业在垂直、细分领域落地不可或缺的能力，", "DB-GPT提供了完整的微调框架，",
                "实现与DB-GPT项目的无缝打通，", "在最近的微调中，基于spider的准确率已经做到了82.5%"]
     sentence = "".join(clauses)
-    assert count_tokens(sentence) > hybrid.LONG_SENTENCE
-    units = hybrid._sentences(f"{sentence}\n\n短句一。短句二。")
+    assert count_tokens(sentence) > excerpts.LONG_SENTENCE
+    units = excerpts.sentence_units(f"{sentence}\n\n短句一。短句二。")
     assert len(units) > 3 and "".join(units[:-2]) == sentence and units[-2:] == ["短句一。", "短句二。"]
-    assert all(count_tokens(u) >= hybrid.CLAUSE_TOKENS / 2 for u in units[:-2])
+    assert all(count_tokens(u) >= excerpts.CLAUSE_TOKENS / 2 for u in units[:-2])
     assert units[-3].endswith("82.5%")
     # Quoted together, the runs read as the sentence did (no space after a full-width comma);
     # a skip is still marked.
-    assert hybrid.excerpt(dict(enumerate(units[:-2]))) == sentence
-    assert hybrid.excerpt({0: units[0], 2: units[2]}) == f"{units[0]} ... {units[2]}"
+    assert excerpts.excerpt(dict(enumerate(units[:-2]))) == sentence
+    assert excerpts.excerpt({0: units[0], 2: units[2]}) == f"{units[0]} ... {units[2]}"
     # English: a sentence without clause ends, however long, stays whole; a comma is not a clause end.
     long_english = "Beta blockers, ACE inhibitors, diuretics and statins " * 8 + "are common."
     assert split_clauses(long_english, count_tokens, 20) == [long_english]

@@ -29,11 +29,8 @@ hypertension."), it does not repeat it. The first chunk taken from a document ga
 SPREAD_WEIGHT times that document's share of the question (the softmax of its best candidate's
 score): a question about one document gives the others nearly nothing, one that spans the corpus
 hears from each document that answers part of it (xQuAD, the documents as its aspects). A
-chunk is quoted as an excerpt: its sentences that score within MARGIN of its best one, each
-with the sentences beside it (an answer often follows the sentence that matches the question;
-a sentence over LONG_SENTENCE tokens counts as runs of its clauses, a Chinese one often
-chaining a paragraph's with "，"),
-the whole chunk when that is most of it, and an ellipsis where sentences are skipped. Quoting
+chunk is quoted as an excerpt (search/excerpts.py: its sentences that match the question, each
+with the sentences beside it, the whole chunk when that is most of it). Quoting
 excerpts rather than whole chunks is what lets one budget reach more chunks; ranking whole
 chunks first is what keeps the context a sentence needs (not for a chunk the question's
 reading cannot read, an English question's Chinese chunk: its closeness is a guess, and quoted
@@ -61,9 +58,10 @@ from tripartite.infra.quoting import quote
 from tripartite.infra.tokens import count_tokens
 from tripartite.kg.phrases import CJK
 from tripartite.lexical.embed import pending_line
-from tripartite.lexical.sentences import sentences_of, split_clauses
 from tripartite.lexical.trails import reference_cost, references_block
 from tripartite.search.constants import HYBRID_TOKENS
+from tripartite.search.excerpts import (ends_on_match, excerpt, excerpt_of, leans_back, mostly_table_rows,
+                                        sentence_units)
 from tripartite.search.gaps import triplet_graph_gaps
 from tripartite.search.keywords import question_keywords
 
@@ -78,16 +76,11 @@ KEYWORD_WEIGHT = 0.2
 LEXICAL_WEIGHT = 0.4   # times a chunk's full-text (BM25) score over the best one's, where the embedder cannot read
 ENTITY_WEIGHT = 0.1
 RELATION_WEIGHT = 0.1  # a sentence a relation between the question's entities came from
-MARGIN = 0.15          # an excerpt keeps the sentences this close to its chunk's best one
 WHOLE_FIRST = 0.6      # chunks are quoted whole until this share of the budget is spent, then as excerpts
 COMMUNITY_SHARE = 0.15  # community summaries (derived, not quoted) take at most this share of the budget
 REDUNDANCY_WEIGHT = 0.1  # times a candidate's highest cosine to a chunk taken: say new things (MMR)
 CONTEXT_WEIGHT = 0.5   # a chunk's cosine: (its text's + this x its headings-and-text's) / (1 + this)
-WHOLE_SHARE = 0.7      # an excerpt this large becomes the whole chunk
 SENTENCE_SHARE = 0.5   # a chunk's closeness: (1 - this) x its own + this x its closest sentence's
-MIN_SENTENCE_CHARS = 12
-LONG_SENTENCE = 50     # tokens: a sentence longer than about two ordinary ones is quoted by its clauses
-CLAUSE_TOKENS = 20     # the shortest run of clauses quoted alone
 SPREAD_WEIGHT = 0.1    # times a document's share of the question: what the first chunk taken from it gains
 SPREAD_TEMPERATURE = 0.05  # a document's share: softmax of its best candidate's score at this temperature
 
@@ -133,24 +126,6 @@ def unread_share(text: str, embedder, question: str = "") -> float:
     return sum(1 for c in letters if ord(c) > 0x24F) / len(letters) if letters else 0.0
 
 
-IMAGE_ONLY = re.compile(r"^(?:!\[[^\]]*\]\([^)]*\)[\s\\]*)+$")  # Markdown images and nothing else
-
-
-def _sentences(text: str) -> list[str]:
-    """The units an excerpt is made of: the chunk's sentences, a long one cut into runs of its
-    clauses (a Chinese sentence often chains a paragraph's clauses with "，": whole, it spends
-    a hundred tokens to quote the one clause that answers)."""
-    units = []
-    for sentence in (x.strip() for p in sentences_of(text or "") for x in p):
-        if IMAGE_ONLY.match(sentence):
-            continue  # a picture's file name: nothing a reader of the prompt can read
-        if count_tokens(sentence) > LONG_SENTENCE:
-            units += split_clauses(sentence, count_tokens, CLAUSE_TOKENS)
-        elif sentence:
-            units.append(sentence)
-    return units
-
-
 def candidates(found: dict, keywords: list[str], question_vector: np.ndarray, embedder, question: str = "") -> list[dict]:
     """Chunks and community summaries scored on the one scale (see the module doc), best first;
     each chunk with its sentences scored the same way, for its excerpt."""
@@ -160,7 +135,7 @@ def candidates(found: dict, keywords: list[str], question_vector: np.ndarray, em
     items = []
     for chunk in found["chunks"]:
         unread = unread_share(chunk["text"] or "", embedder, question)
-        items.append({"kind": "chunk", "chunk": chunk, "sentences": _sentences(chunk["text"]),
+        items.append({"kind": "chunk", "chunk": chunk, "sentences": sentence_units(chunk["text"]),
                       "cosine": chunk["cosine"], "keywords": keyword_share(chunk["text"] or "", weights),
                       "entities": len(chunk["entities"]) / seeds, "unread": unread,
                       "lexical": chunk["lexical"] * unread})
@@ -193,11 +168,6 @@ def candidates(found: dict, keywords: list[str], question_vector: np.ndarray, em
     return sorted(items, key=lambda i: (-i["score"], i["chunk"]["chunk_id"] if i["kind"] == "chunk" else i["text"]))
 
 
-def mostly_table_rows(sentences: list[str]) -> bool:
-    """Whether at least half of a chunk's sentences are Markdown table rows."""
-    return 2 * sum(1 for x in sentences if x.startswith("|")) >= len(sentences)
-
-
 def document_shares(items: list[dict]) -> dict[str, float]:
     """How much of the question each candidate document holds: the softmax of its best chunk's
     score at SPREAD_TEMPERATURE. A question about one document gives it nearly all; one that
@@ -228,25 +198,6 @@ def without_summaries_a_passage_beats(items: list[dict]) -> list[dict]:
     (derived, not quoted) is the corpus-wide view where no passage says as much."""
     best = max((i["score"] for i in items if i["kind"] == "chunk"), default=float("-inf"))
     return [i for i in items if i["kind"] == "chunk" or i["score"] > best]
-
-
-def matches(item: dict) -> list[int]:
-    """The chunk's sentences that match the question: those scoring within MARGIN of its best
-    one, long enough to say something."""
-    sentences, scores = item.get("sentences") or [], item.get("sentence_scores") or []
-    best = max(scores, default=0.0)
-    return [i for i, score in enumerate(scores) if score >= best - MARGIN and len(sentences[i]) >= MIN_SENTENCE_CHARS]
-
-
-def excerpt_of(item: dict) -> dict[int, str]:
-    """A chunk's excerpt (see the module doc): sentence index -> sentence."""
-    sentences = item["sentences"]
-    keep: set[int] = set()
-    for i in matches(item):
-        keep.update(j for j in (i - 1, i, i + 1) if 0 <= j < len(sentences))
-    if sentences and len(keep) >= WHOLE_SHARE * len(sentences):
-        keep = set(range(len(sentences)))
-    return {i: sentences[i] for i in sorted(keep)}
 
 
 class Packing:
@@ -325,22 +276,6 @@ class Packing:
         return exact
 
 
-LEANS_BACK = re.compile(r"(?i)^(?:th(?:is|ese|at|ose)|such|they|it|its|their|he|she|his|her)\b|^[这那该此其它他她]")
-
-
-def leans_back(sentence: str) -> bool:
-    """Whether a sentence opens by pointing back at the one before it ("These medicines help
-    bring the heart rate to a normal level."): quoted alone it names nothing."""
-    return bool(LEANS_BACK.match(sentence.lstrip("*_([\"' ")))
-
-
-def ends_on_match(item: dict) -> bool:
-    """Whether the chunk's last sentence is one of its matches: the sentence that would follow
-    that match, often what answers, opens the next chunk."""
-    found = matches(item)
-    return bool(found) and found[-1] == len(item["sentences"]) - 1
-
-
 def took(pending: list[dict], item: dict) -> None:
     """A chunk was taken: each pending chunk's redundancy, how much of it the prompt already
     says, becomes its highest cosine to a chunk taken (at least 0; a community summary has
@@ -352,20 +287,6 @@ def took(pending: list[dict], item: dict) -> None:
     for other in pending:
         if other["vector"] is not None and other["chunk"]["chunk_id"] != follows:  # a summary has no vector
             other["redundancy"] = max(other["redundancy"], float(other["vector"] @ item["vector"]))
-
-
-FULL_WIDTH_ENDS = ("。", "！", "？", "，", "；", "：")  # Chinese puts no space after them
-
-
-def excerpt(sentences: dict[int, str]) -> str:
-    """A chunk's chosen sentences in reading order, "..." where sentences are skipped."""
-    text, last = "", None
-    for i in sorted(sentences):
-        if last is not None:
-            text += " ... " if i != last + 1 else "" if text.endswith(FULL_WIDTH_ENDS) else " "
-        text += sentences[i]
-        last = i
-    return text
 
 
 def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens: int = MAX_TOKENS) -> dict:
