@@ -1,6 +1,7 @@
 """Free-text questions through every prompt builder: `search tripartite|rag|hybrid`, `ask
 QUESTION`, `eval --questions`, and the offline triplet extractor and keywords they rest on."""
 import json
+import math
 import re
 
 import pytest
@@ -374,6 +375,41 @@ def test_the_default_reads_chinese_with_a_chinese_model(migrated_env, tmp_path):
     assert "Maintenance" not in [r["section_path"][-1] for r in rag["references"]]  # English: cosine 0, ranked last
     english = as_json(["search", "rag", "How often are the servers restarted?", "--max-tokens", "120"], migrated_env)
     assert english["references"][0]["section_path"][-1] == "Maintenance"
+
+
+def test_an_english_question_finds_chinese_passages_by_its_keywords_chinese_words(migrated_env, tmp_path):
+    """An English question about the Chinese manual: its keywords are looked up in Chinese too
+    (CC-CEDICT read backwards), so the one section that says "路线图" (roadmap) and "论坛"
+    (forum) is quoted first, which the Chinese model's reading of the English question alone
+    does not bring to the top (vector RAG's first passage is another section)."""
+    text, answer = _product_manual(100, 57)
+    manual = tmp_path / "manual.md"
+    manual.write_text(text, encoding="utf-8")
+    ok(["ingest", str(manual)], migrated_env)
+    question = "Which product announces its roadmap on a forum?"
+    rag = as_json(["search", "rag", question, "--max-tokens", "300"], migrated_env)
+    assert rag["references"][0]["section_path"][-1] != answer
+    hybrid = as_json(["search", "hybrid", question, "--max-tokens", "300"], migrated_env)
+    assert "路线图" in hybrid["translations"]["roadmap"] and "论坛" in hybrid["translations"]["forum"]
+    assert hybrid["references"][0]["section_path"][-1] == answer
+    assert "路线图" in hybrid["prompt"].split("Passages:")[1]
+
+
+def test_an_english_keyword_and_its_chinese_words_count_as_one():
+    from tripartite.search.translations import chinese_keywords, chinese_words
+
+    assert chinese_words("workflows")[:1] == ["工作流"] and "工作流程" in chinese_words("workflow")
+    assert chinese_words("heart failure") == ["心力衰竭"]  # a phrase as one sense
+    assert chinese_words("工作流") == [] and chinese_words("zzqx") == []
+    assert all(len(w) > 1 for k in ("run", "language", "part") for w in chinese_words(k))  # no lone characters
+    chunks = [{"text": "AWEL 是一套智能体工作流表达语言。"}]
+    assert chinese_keywords(["workflows"], "Which workflows?", chunks) == {"workflows": ["工作流", "工作流程"]}
+    assert chinese_keywords(["workflows"], "哪些工作流？", chunks) == {}  # a Chinese question: its own words
+    assert chinese_keywords(["workflows"], "Which workflows?", [{"text": "Plain English."}]) == {}
+    texts = ["AWEL 是一套智能体工作流表达语言。", "The workflow runs nightly.", "存储面向图数据。"]
+    weights = keyword_weights(["workflows"], texts, {"workflows": ["工作流"]})
+    assert [keyword_share(t, weights) for t in texts] == [1.0, 1.0, 0.0]
+    assert weights[0][1] == pytest.approx(math.log(1 + 3 / 3))  # two of three hold it, in either language
 
 
 MACHINE_PARTS = ["Coolant pump", "Spindle motor", "Door lock", "Air compressor", "Conveyor belt", "Hydraulic press",

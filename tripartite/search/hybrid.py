@@ -41,7 +41,9 @@ budget and found no answer a passage did not).
 
 The question is read by each model of the default embedder that can read it (an English
 question by the Chinese model too: infra/question_vectors.py), so an English question
-finds Chinese passages by meaning, not only by the Latin names they share.
+finds Chinese passages by meaning, not only by the Latin names they share; and where Chinese
+passages are among its candidates, its keywords are looked up by their Chinese words too
+(search/translations.py: a dictionary read backwards), a keyword and its words counting as one.
 """
 from __future__ import annotations
 
@@ -64,6 +66,7 @@ from tripartite.search.excerpts import (ends_on_match, excerpt, excerpt_of, lean
                                         sentence_units)
 from tripartite.search.gaps import triplet_graph_gaps
 from tripartite.search.keywords import question_keywords
+from tripartite.search.translations import chinese_keywords
 
 INTRO = ("Answer the question from the numbered passages below (sentences quoted from the reference documents, "
          "an ellipsis where a passage skips){summaries}; cite the passages you use by their numbers in brackets.")
@@ -85,19 +88,20 @@ SPREAD_WEIGHT = 0.1    # times a document's share of the question: what the firs
 SPREAD_TEMPERATURE = 0.05  # a document's share: softmax of its best candidate's score at this temperature
 
 
-def _pattern(keyword: str) -> re.Pattern:
+def _pattern(keyword: str, translations: tuple[str, ...] = ()) -> re.Pattern:
     """A keyword as it may appear: whole words in Latin script (a plural or -ing ending
-    allowed), anywhere in Chinese."""
+    allowed), anywhere in Chinese; or as any of its Chinese words (search/translations.py)."""
     if CJK.search(keyword):
         return re.compile(re.escape(keyword))
     stem = re.escape(keyword.lower().rstrip("s") if len(keyword) > 4 else keyword.lower())
-    return re.compile(rf"(?i)\b{stem}(?:s|es|ed|ing)?\b")
+    return re.compile("|".join([rf"(?i)\b{stem}(?:s|es|ed|ing)?\b", *map(re.escape, translations)]))
 
 
-def keyword_weights(keywords: list[str], texts: list[str]) -> list[tuple[re.Pattern, float]]:
+def keyword_weights(keywords: list[str], texts: list[str],
+                    translations: dict[str, list[str]] | None = None) -> list[tuple[re.Pattern, float]]:
     """Each keyword's pattern and weight, log(1 + N / (1 + df)) over the N candidate chunks:
-    a keyword few candidates hold tells them apart."""
-    patterns = [_pattern(k) for k in keywords]
+    a keyword few candidates hold tells them apart. A keyword and its Chinese words are one."""
+    patterns = [_pattern(k, tuple((translations or {}).get(k, ()))) for k in keywords]
     n = len(texts)
     return [(p, math.log(1 + n / (1 + sum(1 for t in texts if p.search(t))))) for p in patterns]
 
@@ -126,10 +130,11 @@ def unread_share(text: str, embedder, question: str = "") -> float:
     return sum(1 for c in letters if ord(c) > 0x24F) / len(letters) if letters else 0.0
 
 
-def candidates(found: dict, keywords: list[str], question_vector: np.ndarray, embedder, question: str = "") -> list[dict]:
+def candidates(found: dict, keywords: list[str], question_vector: np.ndarray, embedder, question: str = "",
+               translations: dict[str, list[str]] | None = None) -> list[dict]:
     """Chunks and community summaries scored on the one scale (see the module doc), best first;
     each chunk with its sentences scored the same way, for its excerpt."""
-    weights = keyword_weights(keywords, [c["text"] or "" for c in found["chunks"]])
+    weights = keyword_weights(keywords, [c["text"] or "" for c in found["chunks"]], translations)
     seeds = max(1, len({name for c in found["chunks"] for name in c["entities"]}))
     related = {r["description"].strip(". ") for r in found["relations"] if r["inside"] and r["description"]}
     items = []
@@ -299,15 +304,22 @@ def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens
     # Another language's model's reading (with two models, the default, one: a third would share
     # the vector, each block's cosine then divided by the square root of their number).
     cross = sum(v for v, _ in others).tolist() if others else None
-    found = graph.one("search/hybrid", vector=own.tolist(), cross_vector=cross, cross_weight=CROSS_LANGUAGE_WEIGHT,
-                      question_keywords=keywords, chunk_limit=CHUNK_LIMIT, text_limit=TEXT_LIMIT,
-                      entity_limit=ENTITY_LIMIT, community_limit=COMMUNITY_LIMIT, context_weight=CONTEXT_WEIGHT)
-    vector = summed(readings)  # its dot product with a sentence: that one's closeness
+
+    def find(terms: list[str]) -> dict | None:
+        return graph.one("search/hybrid", vector=own.tolist(), cross_vector=cross, cross_weight=CROSS_LANGUAGE_WEIGHT,
+                         question_keywords=terms, chunk_limit=CHUNK_LIMIT, text_limit=TEXT_LIMIT,
+                         entity_limit=ENTITY_LIMIT, community_limit=COMMUNITY_LIMIT, context_weight=CONTEXT_WEIGHT)
+
+    found = find(keywords)
     if found is None:
         raise TripartiteError("there are no chunks to search; ingest documents with `tripartite ingest PATH`")
+    translations = chinese_keywords(keywords, question, found["chunks"])
+    if translations:  # Chinese passages among the candidates: the keywords are looked up in Chinese too
+        found = find(keywords + [w for words in translations.values() for w in words])
+    vector = summed(readings)  # its dot product with a sentence: that one's closeness
     packing = Packing(question, max_tokens)
     used = packing.tokens()
-    pending = candidates(found, keywords, vector, embedder, question)
+    pending = candidates(found, keywords, vector, embedder, question, translations)
     pending = without_summaries_a_passage_beats(pending)
     shares = document_shares(pending)
     while pending and max_tokens - used >= 20:
@@ -325,6 +337,6 @@ def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens
                          + [excerpt(e["sentences"]) for e in packing.chunks.values()])
     return {"mode": "hybrid", "question": question, "tokens": tokens, "total_tokens": tokens + spent,
             "prompt": text, "references": references, "material": material, "keywords": keywords,
-            "communities": [{"id": c["id"], "level": c["level"], "title": c["title"]} for c in packing.communities],
+            "translations": translations, "communities": [{"id": c["id"], "level": c["level"], "title": c["title"]} for c in packing.communities],
             "note": "; ".join(filter(None, [triplet_graph_gaps(graph), pending_line(graph, embedder.name)]))}
 

