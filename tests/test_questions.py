@@ -393,6 +393,12 @@ def test_an_english_question_finds_chinese_passages_by_its_keywords_chinese_word
     assert "路线图" in hybrid["translations"]["roadmap"] and "论坛" in hybrid["translations"]["forum"]
     assert hybrid["references"][0]["section_path"][-1] == answer
     assert "路线图" in hybrid["prompt"].split("Passages:")[1]
+    # Twelve keywords of many senses each (506 Chinese words, two full-text clauses a word, Lucene
+    # takes 1,024): the words are capped and the search still runs.
+    crowded = as_json(["search", "hybrid", "Dying dice: do outstanding supporters collapse, confused, with a stopper, "
+                       "an ending, a checker and a handler moving, covering and controlling?", "--max-tokens", "300"],
+                      migrated_env)
+    assert crowded["references"] and sum(map(len, crowded["translations"].values())) == 400
 
 
 def test_an_english_keyword_and_its_chinese_words_count_as_one():
@@ -406,6 +412,12 @@ def test_an_english_keyword_and_its_chinese_words_count_as_one():
     assert chinese_keywords(["workflows"], "Which workflows?", chunks) == {"workflows": ["工作流", "工作流程"]}
     assert chinese_keywords(["workflows"], "哪些工作流？", chunks) == {}  # a Chinese question: its own words
     assert chinese_keywords(["workflows"], "Which workflows?", [{"text": "Plain English."}]) == {}
+    # Twelve keywords of many senses each: the words stay within what one full-text query may hold.
+    many = ["die", "outstanding", "collapse", "stop", "support", "handle", "check", "happy", "raise", "appearance",
+            "control", "fool"]
+    capped = chinese_keywords(many, "Does support stop?", chunks)
+    assert sum(map(len, capped.values())) == 400 < sum(len(chinese_words(k)) for k in many)
+    assert all(capped[k] == chinese_words(k)[:len(capped[k])] and len(capped[k]) >= 20 for k in many)
     texts = ["AWEL 是一套智能体工作流表达语言。", "The workflow runs nightly.", "存储面向图数据。"]
     weights = keyword_weights(["workflows"], texts, {"workflows": ["工作流"]})
     assert [keyword_share(t, weights) for t in texts] == [1.0, 1.0, 0.0]

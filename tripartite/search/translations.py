@@ -20,6 +20,7 @@ from tripartite.infra.languages import text_language
 from tripartite.kg.phrases import CJK, CJK_STOPWORDS
 
 _ENTRY = re.compile(r"^\S+ (\S+) \[[^\]]*\] /(.*)/$")  # traditional simplified [pinyin] /sense/sense/
+MAX_WORDS = 400  # Chinese words for all of a question's keywords (see _within)
 _NOT_A_SENSE = ("see ", "variant of", "old variant", "cl:", "surname ", "abbr. for", "used in ")
 
 
@@ -78,5 +79,18 @@ def chinese_keywords(keywords: list[str], question: str, chunks: list[dict]) -> 
     Chinese passage (a corpus in English alone never loads the dictionary); else none."""
     if text_language(question) != "en" or not any(text_language(c["text"] or "") == "zh" for c in chunks):
         return {}
-    found = {k: chinese_words(k) for k in keywords}
-    return {k: words for k, words in found.items() if words}
+    found = {k: words for k in keywords if (words := chinese_words(k))}
+    return _within(found, MAX_WORDS)
+
+
+def _within(found: dict[str, list[str]], limit: int) -> dict[str, list[str]]:
+    """At most `limit` words in all, taken a word of each keyword at a time (the shortest first):
+    the full-text query holds two clauses a word, and Lucene refuses more than 1,024."""
+    if sum(map(len, found.values())) <= limit:
+        return found
+    kept: dict[str, list[str]] = {k: [] for k in found}
+    for rank in range(max(map(len, found.values()))):
+        for keyword, words in found.items():
+            if rank < len(words) and sum(map(len, kept.values())) < limit:
+                kept[keyword].append(words[rank])
+    return kept
