@@ -270,6 +270,20 @@ def test_hybrid_quotes_each_chunk_once_within_its_budget(sample):
     assert "rivaroxaban" in as_json(["search", "rag", QUESTION, "--max-tokens", "400"], sample)["prompt"]
 
 
+def test_a_chinese_question_finds_english_passages_by_its_keywords_english_senses(sample):
+    """A Chinese question about the English sample: no model reads both languages in one space
+    (bge-small-zh reads the question; the English chunks live in MiniLM's block, so no
+    closeness finds them), so its keywords are looked up by their dictionary senses (阿司匹林 ->
+    "aspirin", 够用 -> "enough"), and hybrid quotes the passage that says aspirin alone is not
+    enough first."""
+    question = "病人只吃阿司匹林够用吗？"
+    result = as_json(["search", "hybrid", question, "--max-tokens", "300"], sample)
+    assert result["translations"]["阿司匹林"] == ["aspirin"] and "enough" in result["translations"]["够用"]
+    first = result["references"][0]
+    assert (first["document"], first["section_path"][-1]) == ("Atrial fibrillation", "Preventing clots"), first
+    assert "Aspirin alone is not enough" in result["prompt"].split("Passages:")[1]
+
+
 def test_ask_takes_a_question_or_an_object(sample):
     with FakeOpenAI() as server:
         model = {**sample, "OPENAI_BASE_URL": server.base_url, "TRIPARTITE_LLM_MODEL": "fake-chat",
@@ -401,27 +415,36 @@ def test_an_english_question_finds_chinese_passages_by_its_keywords_chinese_word
     assert crowded["references"] and sum(map(len, crowded["translations"].values())) == 400
 
 
-def test_an_english_keyword_and_its_chinese_words_count_as_one():
-    from tripartite.search.translations import chinese_keywords, chinese_words
+def test_a_keyword_and_its_words_in_the_other_language_count_as_one():
+    from tripartite.search.translations import chinese_words, english_words, translated_keywords
 
     assert chinese_words("workflows")[:1] == ["工作流"] and "工作流程" in chinese_words("workflow")
     assert chinese_words("heart failure") == ["心力衰竭"]  # a phrase as one sense
     assert chinese_words("工作流") == [] and chinese_words("zzqx") == []
     assert all(len(w) > 1 for k in ("run", "language", "part") for w in chinese_words(k))  # no lone characters
     chunks = [{"text": "AWEL 是一套智能体工作流表达语言。"}]
-    assert chinese_keywords(["workflows"], "Which workflows?", chunks) == {"workflows": ["工作流", "工作流程"]}
-    assert chinese_keywords(["workflows"], "哪些工作流？", chunks) == {}  # a Chinese question: its own words
-    assert chinese_keywords(["workflows"], "Which workflows?", [{"text": "Plain English."}]) == {}
+    assert translated_keywords(["workflows"], "Which workflows?", chunks) == {"workflows": ["工作流", "工作流程"]}
+    assert translated_keywords(["workflows"], "Which workflows?", [{"text": "Plain English."}]) == {}
     # Twelve keywords of many senses each: the words stay within what one full-text query may hold.
     many = ["die", "outstanding", "collapse", "stop", "support", "handle", "check", "happy", "raise", "appearance",
             "control", "fool"]
-    capped = chinese_keywords(many, "Does support stop?", chunks)
+    capped = translated_keywords(many, "Does support stop?", chunks)
     assert sum(map(len, capped.values())) == 400 < sum(len(chinese_words(k)) for k in many)
     assert all(capped[k] == chinese_words(k)[:len(capped[k])] and len(capped[k]) >= 20 for k in many)
     texts = ["AWEL 是一套智能体工作流表达语言。", "The workflow runs nightly.", "存储面向图数据。"]
     weights = keyword_weights(["workflows"], texts, {"workflows": ["工作流"]})
     assert [keyword_share(t, weights) for t in texts] == [1.0, 1.0, 0.0]
     assert weights[0][1] == pytest.approx(math.log(1 + 3 / 3))  # two of three hold it, in either language
+    # A Chinese keyword: its entry's senses, or a compound's parts' (配置 + 文件).
+    assert "transaction" in english_words("事务") and english_words("workflow") == []
+    assert {"configuration", "file"} <= set(english_words("配置文件"))
+    english = [{"text": "Snapshots are taken daily."}]
+    assert translated_keywords(["快照"], "快照多久一次？", english) == {"快照": ["snapshot", "photo"]}
+    assert translated_keywords(["快照"], "快照多久一次？", [{"text": "快照每天一次。"}]) == {}
+    weights = keyword_weights(["快照"], ["Snapshots are taken daily.", "快照每天一次。", "A photograph."],
+                              {"快照": ["snapshot", "photo"]})
+    assert [keyword_share(t, weights) for t in ("Snapshots are taken daily.", "快照每天一次。", "A photograph.")] == \
+        [1.0, 1.0, 0.0]  # whole words: "photo" is not "photograph"
 
 
 MACHINE_PARTS = ["Coolant pump", "Spindle motor", "Door lock", "Air compressor", "Conveyor belt", "Hydraulic press",

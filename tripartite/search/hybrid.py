@@ -66,7 +66,7 @@ from tripartite.search.excerpts import (ends_on_match, excerpt, excerpt_of, lean
                                         sentence_units)
 from tripartite.search.gaps import triplet_graph_gaps
 from tripartite.search.keywords import question_keywords
-from tripartite.search.translations import chinese_keywords
+from tripartite.search.translations import translated_keywords
 
 INTRO = ("Answer the question from the numbered passages below (sentences quoted from the reference documents, "
          "an ellipsis where a passage skips){summaries}; cite the passages you use by their numbers in brackets.")
@@ -92,7 +92,7 @@ def _pattern(keyword: str, translations: tuple[str, ...] = ()) -> re.Pattern:
     """A keyword as it may appear: whole words in Latin script (a plural or -ing ending
     allowed), anywhere in Chinese; or as any of its Chinese words (search/translations.py)."""
     if CJK.search(keyword):
-        return re.compile(re.escape(keyword))
+        return re.compile("|".join([re.escape(keyword), *(rf"(?i:\b{re.escape(t)}(?:s|es)?\b)" for t in translations)]))
     stem = re.escape(keyword.lower().rstrip("s") if len(keyword) > 4 else keyword.lower())
     return re.compile("|".join([rf"(?i)\b{stem}(?:s|es|ed|ing)?\b", *map(re.escape, translations)]))
 
@@ -313,8 +313,8 @@ def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens
     found = find(keywords)
     if found is None:
         raise TripartiteError("there are no chunks to search; ingest documents with `tripartite ingest PATH`")
-    translations = chinese_keywords(keywords, question, found["chunks"])
-    if translations:  # Chinese passages among the candidates: the keywords are looked up in Chinese too
+    translations = translated_keywords(keywords, question, found["chunks"])
+    if translations:  # passages in the other language among the candidates: the keywords are looked up in it too
         found = find(keywords + [w for words in translations.values() for w in words])
     vector = summed(readings)  # its dot product with a sentence: that one's closeness
     packing = Packing(question, max_tokens)

