@@ -282,6 +282,10 @@ def test_a_chinese_question_finds_english_passages_by_its_keywords_english_sense
     first = result["references"][0]
     assert (first["document"], first["section_path"][-1]) == ("Atrial fibrillation", "Preventing clots"), first
     assert "Aspirin alone is not enough" in result["prompt"].split("Passages:")[1]
+    # Vector RAG meets no passage by closeness, and says so rather than pass its order off as one.
+    rag = as_json(["search", "rag", question, "--max-tokens", "300"], sample)
+    assert rag["note"].startswith("no passage is close to the question")
+    assert as_json(["search", "rag", "Is aspirin alone enough?", "--max-tokens", "300"], sample)["note"] == ""
 
 
 def test_ask_takes_a_question_or_an_object(sample):
