@@ -411,9 +411,9 @@ def test_an_english_question_finds_chinese_passages_by_its_keywords_chinese_word
     assert "路线图" in hybrid["translations"]["roadmap"] and "论坛" in hybrid["translations"]["forum"]
     assert hybrid["references"][0]["section_path"][-1] == answer
     assert "路线图" in hybrid["prompt"].split("Passages:")[1]
-    # Twelve keywords of many senses each (506 Chinese words, two full-text clauses a word, Lucene
-    # takes 1,024): the words are capped and the search still runs.
-    crowded = as_json(["search", "hybrid", "Dying dice: do outstanding supporters collapse, confused, with a stopper, "
+    # Twelve keywords of many senses each (425 Chinese words; two full-text clauses a word, and
+    # Lucene takes 1,024): the words are capped and the search still runs.
+    crowded = as_json(["search", "hybrid", "Dying dice: do outstanding fools collapse, confused, with a stopper, "
                        "an ending, a checker and a handler moving, covering and controlling?", "--max-tokens", "300"],
                       migrated_env)
     assert crowded["references"] and sum(map(len, crowded["translations"].values())) == 400

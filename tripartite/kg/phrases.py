@@ -193,7 +193,7 @@ def _contiguous(sentence: str, tokens) -> bool:
 
 
 @lru_cache(maxsize=1)
-def jieba_module():
+def _jieba():
     import jieba
     import jieba.posseg
 
@@ -203,7 +203,7 @@ def jieba_module():
 
 def chinese_words(text: str) -> list[tuple[str, str]]:
     """(word, jieba's part-of-speech tag) of a Chinese text."""
-    return [(p.word, p.flag) for p in jieba_module().posseg.cut(text)]
+    return [(p.word, p.flag) for p in _jieba().posseg.cut(text)]
 
 
 def chinese_phrases(sentence: str) -> list[Phrase]:

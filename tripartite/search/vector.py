@@ -139,10 +139,12 @@ def question_rag_prompt(graph: Graph, embedder, question: str, max_tokens: int |
             break
     text = prompt.text()
     tokens = count_tokens(text)
-    # Every score 0.5 is a cosine of 0: the question's readings met no passage (a Chinese question
-    # and English passages live in two models' blocks), so the passages' order says nothing.
+    # With one model per language, every score 0.5 (a cosine of exactly 0) means the question's
+    # readings met no passage (a Chinese question, English passages: two models' blocks), so the
+    # passages' order says nothing.
     unmet = ("no passage is close to the question: none is in a language its reading can meet (each language "
-             "is read by its own model); `tripartite search hybrid` also looks its words up in the other language"
-             if ranked and max(c["score"] for c in ranked) <= 0.5 else "")
+             "is read by its own model); hybrid search (`tripartite search hybrid`) also looks its words up in "
+             "the other language"
+             if ranked and getattr(embedder, "members", None) and all(c["score"] == 0.5 for c in ranked) else "")
     return {"mode": "rag", "question": question, "tokens": tokens, "total_tokens": tokens, "prompt": text,
             "references": prompt.references(), "material": prompt.material(), "note": unmet}
