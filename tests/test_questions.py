@@ -286,6 +286,10 @@ def test_a_chinese_question_finds_english_passages_by_its_keywords_english_sense
     rag = as_json(["search", "rag", question, "--max-tokens", "300"], sample)
     assert rag["note"].startswith("no passage is close to the question")
     assert as_json(["search", "rag", "Is aspirin alone enough?", "--max-tokens", "300"], sample)["note"] == ""
+    # Global search's offline map step finds no report sentence close to it, and says that, not
+    # that its budget was short.
+    glob = as_json(["search", "global", question, "--max-tokens", "1000"], sample)
+    assert not glob["references"] and glob["note"].startswith("no report holds a point for the question")
 
 
 def test_ask_takes_a_question_or_an_object(sample):

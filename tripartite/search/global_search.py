@@ -236,6 +236,11 @@ def global_search(graph: Graph, question: str, embedder, runner, max_tokens: int
             prompt.rollback(saved)  # the best points are in; this one does not fit
             break
         behind.update((by_number[n]["id"], by_number[n]) for n in point["reports"])
+    if tasks and not points:  # the map step answered and nothing scored: say so, not that room was short
+        none = ("no report holds a point for the question (every map answer scored 0"
+                + (": no report sentence is close to it, as for a question in a language the reports are not in"
+                   if runner.provider.offline else "") + ")")
+        head["note"] = "; ".join(filter(None, [none, head["note"]]))
     text = prompt.text()
     tokens = count_tokens(text)
     return {**head, "tokens": tokens, "total_tokens": spent + tokens, "prompt": text,
