@@ -363,16 +363,23 @@ def _product_manual(sections: int, answer_at: int) -> tuple[str, str]:
     return "\n".join(lines), answer
 
 
+def _ingest_manual(env: dict, tmp_path, tail: str = "") -> str:
+    """The 100-section Chinese manual (the answer in section 57), `tail` appended, ingested;
+    returns the answering section's heading."""
+    text, answer = _product_manual(100, 57)
+    manual = tmp_path / "manual.md"
+    manual.write_text(text + tail, encoding="utf-8")
+    ok(["ingest", str(manual)], env)
+    return answer
+
+
 def test_hybrid_finds_by_words_what_the_english_embedder_cannot_read(migrated_env, tmp_path):
     """all-MiniLM-L6-v2 alone (the default before 2026-12-05) reads English: among 100
     look-alike Chinese sections the one that answers is not among the chunks closest to the
     question, so vector RAG misses it; the full-text index (cjk analyzer) finds it by the
     question's words, and hybrid quotes it first."""
     english_only = {**migrated_env, "TRIPARTITE_EMBEDDING_MODEL": "all-MiniLM-L6-v2"}
-    text, answer = _product_manual(100, 57)
-    manual = tmp_path / "manual.md"
-    manual.write_text(text, encoding="utf-8")
-    ok(["ingest", str(manual)], english_only)
+    answer = _ingest_manual(english_only, tmp_path)
     question = "哪款产品的事务处理用的是可串行化隔离？"
     rag = as_json(["search", "rag", question, "--max-tokens", "2000"], english_only)
     assert answer not in [r["section_path"][-1] for r in rag["references"]]
@@ -385,11 +392,8 @@ def test_the_default_reads_chinese_with_a_chinese_model(migrated_env, tmp_path):
     """The default reads each text with the model of its language: the same Chinese manual is
     read by bge-small-zh-v1.5, and hybrid still quotes the answering section first. A
     Chinese and an English chunk are never compared (their vectors share no dimension)."""
-    text, answer = _product_manual(100, 57)
-    manual = tmp_path / "manual.md"
-    manual.write_text(text + "\n## Maintenance\n\nThe maintenance team restarts every server once a month.\n",
-                      encoding="utf-8")
-    ok(["ingest", str(manual)], migrated_env)
+    answer = _ingest_manual(migrated_env, tmp_path,
+                            "\n## Maintenance\n\nThe maintenance team restarts every server once a month.\n")
     question = "哪款产品的事务处理用的是可串行化隔离？"
     hybrid = as_json(["search", "hybrid", question, "--max-tokens", "300"], migrated_env)
     assert hybrid["references"][0]["section_path"][-1] == answer
@@ -404,10 +408,7 @@ def test_an_english_question_finds_chinese_passages_by_its_keywords_chinese_word
     (CC-CEDICT read backwards), so the one section that says "路线图" (roadmap) and "论坛"
     (forum) is quoted first, which the Chinese model's reading of the English question alone
     does not bring to the top (vector RAG's first passage is another section)."""
-    text, answer = _product_manual(100, 57)
-    manual = tmp_path / "manual.md"
-    manual.write_text(text, encoding="utf-8")
-    ok(["ingest", str(manual)], migrated_env)
+    answer = _ingest_manual(migrated_env, tmp_path)
     question = "Which product announces its roadmap on a forum?"
     rag = as_json(["search", "rag", question, "--max-tokens", "300"], migrated_env)
     assert rag["references"][0]["section_path"][-1] != answer
