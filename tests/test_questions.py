@@ -7,7 +7,7 @@ import re
 import pytest
 import yaml
 
-from conftest import as_json, cli_env, invoke, load_sample, ok
+from conftest import as_json, cli_env, ingest_documents, invoke, load_sample, ok
 from fake_openai import FakeOpenAI
 from tripartite.evaluation.questions import Question, load_questions, recall, top_sections
 from tripartite.infra.errors import TripartiteError
@@ -422,6 +422,25 @@ def test_an_english_question_finds_chinese_passages_by_its_keywords_chinese_word
                        "an ending, a checker and a handler moving, covering and controlling?", "--max-tokens", "300"],
                       migrated_env)
     assert crowded["references"] and sum(map(len, crowded["translations"].values())) == 400
+
+
+def test_a_question_no_model_reads_in_the_passages_language_takes_more_full_text_hits(neo4j_db, tmp_path):
+    """A Chinese question about English pages: no reading meets an English passage (closeness 0),
+    so its words' full-text hits stand in for the closest chunks, beyond the usual twelve. Here
+    the closest chunks are 30 Chinese ward notes; a glossary line brings the English pages in (it
+    writes 阿司匹林 beside "Aspirin"), 30 short English notes say the translated words twice each,
+    and the one English passage that answers says them once: the full-text index ranks it 32nd."""
+    ward = "".join(f"## 病房 {i}\n\n第 {i} 号病房每天早上八点开门，家属可以探视。\n\n" for i in range(30))
+    notes = "".join(f"## Note {i}\n\nAspirin dosage note {i}: the aspirin dosage is logged on the ward.\n\n"
+                    for i in range(30))
+    answer = ("# Dosing\n\n## Daily\n\nFor most adults the usual daily aspirin dosage after a heart attack is "
+              "81 milligrams, taken with food, and a pharmacist reviews it at every visit to the clinic.\n")
+    glossary = "# Glossary\n\n## Drugs\n\nAspirin (阿司匹林) is a common drug; each dosage is in the ward notes.\n"
+    env = ingest_documents(neo4j_db, tmp_path, {"ward.md": f"# 病房\n\n{ward}", "notes.md": f"# Notes\n\n{notes}",
+                                                "dosing.md": answer, "glossary.md": glossary})
+    result = as_json(["search", "hybrid", "阿司匹林的剂量是多少？", "--max-tokens", "3000"], env)
+    assert result["translations"]["阿司匹林"] == ["aspirin"] and "dosage" in result["translations"]["剂量"]
+    assert "81 milligrams" in result["prompt"].split("Passages:")[1]
 
 
 def test_a_keyword_and_its_words_in_the_other_language_count_as_one():

@@ -44,7 +44,9 @@ question by the Chinese model too: infra/question_vectors.py), so an English que
 finds Chinese passages by meaning, not only by the Latin names they share; and where passages
 of the other language are among its candidates (English and Chinese), its keywords are looked
 up by their words in that language too (search/translations.py: a dictionary), a keyword and its
-words counting as one.
+words counting as one. Where no model reads the question in that language (a Chinese question,
+English passages: their closeness is 0, the closest chunks a draw), the full-text index's best
+hits take the closest chunks' places as well (TEXT_LIMIT + CHUNK_LIMIT of them).
 """
 from __future__ import annotations
 
@@ -300,6 +302,15 @@ def took(pending: list[dict], item: dict) -> None:
             other["redundancy"] = max(other["redundancy"], float(other["vector"] @ item["vector"]))
 
 
+def reads_across(embedder, readings: list) -> bool:
+    """Whether a model reads the question in the other language: with the default, a second
+    reading (bge-small-zh-v1.5 reads an English question; all-MiniLM-L6-v2 no Chinese one); a
+    single model, unless it reads Latin script only (then a Chinese passage or question is lost)."""
+    if getattr(embedder, "members", None):
+        return len(readings) > 1
+    return not getattr(embedder, "latin_only", False)
+
+
 def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens: int = MAX_TOKENS) -> dict:
     """The hybrid prompt for a question (see the module doc), in search's shape."""
     if not question.strip():
@@ -311,9 +322,9 @@ def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens
     # the vector, each block's cosine then divided by the square root of their number).
     cross = sum(v for v, _ in others).tolist() if others else None
 
-    def find(terms: list[str]) -> dict | None:
+    def find(terms: list[str], text_limit: int = TEXT_LIMIT) -> dict | None:
         return graph.one("search/hybrid", vector=own.tolist(), cross_vector=cross, cross_weight=CROSS_LANGUAGE_WEIGHT,
-                         question_keywords=terms, chunk_limit=CHUNK_LIMIT, text_limit=TEXT_LIMIT,
+                         question_keywords=terms, chunk_limit=CHUNK_LIMIT, text_limit=text_limit,
                          entity_limit=ENTITY_LIMIT, community_limit=COMMUNITY_LIMIT, context_weight=CONTEXT_WEIGHT)
 
     found = find(keywords)
@@ -321,7 +332,8 @@ def hybrid_search(graph: Graph, question: str, embedder, runner=None, max_tokens
         raise TripartiteError("there are no chunks to search; ingest documents with `tripartite ingest PATH`")
     translations = translated_keywords(keywords, question, found["chunks"])
     if translations:  # passages in the other language among the candidates: the keywords are looked up in it too
-        found = find(list(dict.fromkeys(keywords + [w for words in translations.values() for w in words])))
+        found = find(list(dict.fromkeys(keywords + [w for words in translations.values() for w in words])),
+                     TEXT_LIMIT if reads_across(embedder, readings) else TEXT_LIMIT + CHUNK_LIMIT)
     vector = summed(readings)  # its dot product with a sentence: that one's closeness
     packing = Packing(question, max_tokens)
     used = packing.tokens()
