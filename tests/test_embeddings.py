@@ -72,6 +72,19 @@ def test_an_english_question_is_read_by_the_chinese_model_too_and_each_reading_m
     assert np.allclose(closeness[2:], english_only[2:], atol=1e-6)  # English passages as before
 
 
+def test_hybrid_knows_whether_a_model_reads_the_question_in_the_other_language(default):
+    """bge-small-zh-v1.5 reads an English question, all-MiniLM-L6-v2 no Chinese one; a model of
+    Latin script alone reads neither language's passages for the other's questions."""
+    from tripartite.infra.question_vectors import question_readings
+    from tripartite.search.hybrid import reads_across
+
+    english, chinese = "Which drugs lower the risk of stroke?", "哪些药物可以降低中风的风险？"
+    assert reads_across(default, question_readings(default, english))
+    assert not reads_across(default, question_readings(default, chinese))
+    minilm = default.members["en"]
+    assert not reads_across(minilm, question_readings(minilm, english))
+
+
 def test_vector_rag_finds_a_chinese_passage_for_an_english_question(neo4j_db, tmp_path):
     ingest_documents(neo4j_db, tmp_path, {"mixed.md": "# 药物\n\n## 抗凝\n\n华法林等抗凝药可以降低心房颤动患者发生中风的风险。\n\n"
                                                       "## 数据库\n\n图数据库的事务采用可串行化隔离级别。\n\n"
