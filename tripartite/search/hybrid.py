@@ -98,10 +98,9 @@ def _latin(word: str) -> str:
 
 
 def _pattern(keyword: str, translations: tuple[str, ...] = ()) -> re.Pattern:
-    """A keyword as it may appear: in Latin script as whole words (see _latin), in Chinese
-    anywhere; or as any of its words in the other language (search/translations.py)."""
-    own = re.escape(keyword) if CJK.search(keyword) else _latin(keyword)
-    return re.compile("|".join([own, *(re.escape(t) if CJK.search(t) else _latin(t) for t in translations)]))
+    """A keyword as it may appear, or any of its words in the other language
+    (search/translations.py): each in Latin script as whole words (see _latin), in Chinese anywhere."""
+    return re.compile("|".join(re.escape(w) if CJK.search(w) else _latin(w) for w in (keyword, *translations)))
 
 
 def keyword_weights(keywords: list[str], texts: list[str],
