@@ -20,7 +20,7 @@ from tripartite.kg.schema import TripletTask
 from tripartite.search import excerpts
 from tripartite.search.excerpts import excerpt, excerpt_of
 from tripartite.search.hybrid import keyword_share, keyword_weights
-from tripartite.search.keywords import offline_keywords
+from tripartite.search.keywords import MAX_OFFLINE_KEYWORDS, offline_keywords
 
 QUESTION = "Which drugs are usually chosen to keep clots from forming in an irregular heartbeat?"
 
@@ -56,6 +56,18 @@ def test_offline_keywords_drop_question_and_asking_words():
     assert words == ["AWEL", "workflow", "agents"]
     assert offline_keywords("AWEL 的三个层次是什么？", []) == ["AWEL", "层次"]
     assert "社区" in offline_keywords("社区摘要的生成方式是什么？", [])
+
+
+def test_offline_keywords_keep_a_long_questions_last_asks_and_drop_contraction_stems():
+    question = ("Since the switch to the newer Amazon client for Go, how many times is a failing request tried, "
+                "how long may a single HTTP request run, and how do I estimate the memory taken by chunked uploads?")
+    words = offline_keywords(question, [])
+    assert len(words) > 12 and words[-3:] == ["memory", "chunked", "uploads"]
+    assert offline_keywords("Why doesn't Klipper's board start, and won't the host's log say?", []) == \
+        ["Klipper", "board", "start", "host", "log", "say"]
+    assert offline_keywords("Why don\u2019t the pumps\u2019 seals hold?", []) == ["pumps", "seals", "hold"]
+    pasted = " ".join(f"word{n:03d}x" for n in range(300))  # a pasted page as the question
+    assert len(offline_keywords(pasted, [])) == MAX_OFFLINE_KEYWORDS
 
 
 def test_a_question_file_is_checked_with_one_line_per_fault(tmp_path):
@@ -377,7 +389,7 @@ def test_hybrid_finds_by_words_what_the_english_embedder_cannot_read(migrated_en
     """all-MiniLM-L6-v2 alone (the default before 2026-12-05) reads English: among 100
     look-alike Chinese sections the one that answers is not among the chunks closest to the
     question, so vector RAG misses it; the full-text index (cjk analyzer) finds it by the
-    question's words, and hybrid quotes it first."""
+    question's words, and hybrid quotes it first, however long the question."""
     english_only = {**migrated_env, "TRIPARTITE_EMBEDDING_MODEL": "all-MiniLM-L6-v2"}
     answer = _ingest_manual(english_only, tmp_path)
     question = "哪款产品的事务处理用的是可串行化隔离？"
@@ -386,6 +398,12 @@ def test_hybrid_finds_by_words_what_the_english_embedder_cannot_read(migrated_en
     hybrid = as_json(["search", "hybrid", question, "--max-tokens", "300"], english_only)
     assert hybrid["references"][0]["section_path"][-1] == answer
     assert "可串行化隔离级别" in hybrid["prompt"].split("Passages:")[1]
+    # A long question that asks last, after a dozen words every section says: each of its words
+    # is looked up (the first twelve alone found look-alike sections and missed the answer).
+    long_question = ("我们团队在金融风控、电信计费、零售推荐、物流跟踪、能源监测和医疗影像场景里用到分片、快照、告警、审计、"
+                     "压缩、缓存、重试和导出，哪款产品的事务处理用的是可串行化隔离？")
+    hybrid = as_json(["search", "hybrid", long_question, "--max-tokens", "300"], english_only)
+    assert hybrid["references"][0]["section_path"][-1] == answer
 
 
 def test_the_default_reads_chinese_with_a_chinese_model(migrated_env, tmp_path):
@@ -422,6 +440,12 @@ def test_an_english_question_finds_chinese_passages_by_its_keywords_chinese_word
                        "an ending, a checker and a handler moving, covering and controlling?", "--max-tokens", "300"],
                       migrated_env)
     assert crowded["references"] and sum(map(len, crowded["translations"].values())) == 400
+    # A page pasted as the question: its first MAX_OFFLINE_KEYWORDS words and 400 Chinese words,
+    # still within Lucene's clauses.
+    page = (samples_dir() / "guidelines" / "heart-failure.md").read_text(encoding="utf-8")
+    pasted = as_json(["search", "hybrid", page, "--max-tokens", "2000"], migrated_env)
+    assert pasted["references"] and sum(map(len, pasted["translations"].values())) == 400
+    assert len(pasted["translations"]) <= MAX_OFFLINE_KEYWORDS
 
 
 def test_a_question_no_model_reads_in_the_passages_language_takes_more_full_text_hits(neo4j_db, tmp_path):

@@ -274,6 +274,13 @@ def relation_type(verb: str) -> str:
     return (lemmas[0] if lemmas else verb).upper().replace("-", "_")
 
 
+def _possessor(word: str) -> str:
+    """A possessive as its possessor ("board's" -> "board"); any other contraction as nothing:
+    the stem of "doesn't" or "you'll" is no word to look up."""
+    stem, _, suffix = word.replace("\u2019", "'").partition("'")
+    return stem if suffix.lower() in ("", "s") else ""
+
+
 def content_words(question: str) -> list[str]:
     """The words of a question worth looking up: English words that are not stop, question or
     asking words, and Chinese words (jieba) of two characters or more that are not stop words,
@@ -285,6 +292,6 @@ def content_words(question: str) -> list[str]:
                       and not set(w) <= CJK_FUNCTION and not flag.startswith(("r", "u", "p", "c", "d", "y", "e", "o"))
                       and not CJK_NUMERAL.search(w)]
         else:
-            found += [w for w in re.findall(r"[A-Za-z][A-Za-z0-9-]{2,}", part)
-                      if w.lower() not in STOPWORDS | QUESTION_WORDS | ASKING_VERBS]
+            words = [_possessor(w) for w in re.findall(r"[A-Za-z][A-Za-z0-9-]{2,}(?:['’][A-Za-z]+)?", part)]
+            found += [w for w in words if w and w.lower() not in STOPWORDS | QUESTION_WORDS | ASKING_VERBS]
     return list(dict.fromkeys(found))

@@ -1,6 +1,7 @@
-"""The keywords local search looks entities up by: the configured LLM's (a small JSON task,
-cached like every call), or offline the ontology concepts the question names (by name or
-synonym, as whole words), its technical names and its content words."""
+"""The keywords local and hybrid search look entities and passages up by: the configured LLM's
+(a small JSON task, cached like every call; at most MAX_KEYWORDS), or offline the ontology
+concepts the question names (by name or synonym, as whole words), its technical names and its
+content words, all of them."""
 from __future__ import annotations
 
 from tripartite.analysis.extractive import synonym_pattern
@@ -14,19 +15,26 @@ from tripartite.kg.phrases import content_words
 
 KEYWORDS_SCHEMA = "keywords-v1"
 KEYWORDS_SHAPE = '{"keywords": ["...", "..."]}'
-MAX_KEYWORDS = 12
+MAX_KEYWORDS = 12  # the LLM's list
+# Offline, a question's words: at most this many (a pasted page can be a question), so that with
+# translations.MAX_WORDS hybrid.cypher's entity lookup (two clauses a word) stays within the 1,024
+# clauses Lucene takes.
+MAX_OFFLINE_KEYWORDS = 100
 
 def offline_keywords(question: str, concepts: list[ConceptInfo]) -> list[str]:
     """The ontology concepts the question names (their names), its technical names and its
     content words (kg/phrases.py: no stop, question or asking words; Chinese segmented by
-    jieba), each once, in that order."""
+    jieba), each once, in that order. A long question keeps them all (up to MAX_OFFLINE_KEYWORDS):
+    it often asks last ("..., and how do I estimate the memory taken by chunked uploads?"), and
+    the full-text index weighs each word by its rarity anyway; the first twelve alone lost those
+    asks."""
     found = [c.name for c in concepts if synonym_pattern(c).search(question)]
     found += TECHNICAL_NAME.findall(question)
     found += content_words(question)
     unique: dict[str, str] = {}
     for word in found:
         unique.setdefault(word.lower(), word)
-    return list(unique.values())[:MAX_KEYWORDS]
+    return list(unique.values())[:MAX_OFFLINE_KEYWORDS]
 
 
 def keywords_task(question: str) -> JsonTask:

@@ -119,7 +119,7 @@ def translated_keywords(keywords: list[str], question: str, chunks: list[dict]) 
 def _within(found: dict[str, list[str]], limit: int) -> dict[str, list[str]]:
     """At most `limit` words in all, taken a word of each keyword at a time, in each keyword's
     order: hybrid.cypher's entity lookup holds two clauses for each keyword and word, and Lucene
-    refuses a query of more than 1,024 (MAX_WORDS leaves room for search/keywords.py's 12)."""
+    refuses a query of more than 1,024 (MAX_WORDS leaves room for search/keywords.py's at most 100)."""
     if sum(map(len, found.values())) <= limit:
         return found
     kept: dict[str, list[str]] = {k: [] for k in found}
