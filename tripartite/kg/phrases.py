@@ -292,6 +292,6 @@ def content_words(question: str) -> list[str]:
                       and not set(w) <= CJK_FUNCTION and not flag.startswith(("r", "u", "p", "c", "d", "y", "e", "o"))
                       and not CJK_NUMERAL.search(w)]
         else:
-            words = [_possessor(w) for w in re.findall(r"[A-Za-z][A-Za-z0-9-]{2,}(?:['’][A-Za-z]+)?", part)]
+            words = [_possessor(w) for w in re.findall(r"[A-Za-z][A-Za-z0-9-]{2,}(?:['\u2019][A-Za-z]+)?", part)]
             found += [w for w in words if w and w.lower() not in STOPWORDS | QUESTION_WORDS | ASKING_VERBS]
     return list(dict.fromkeys(found))

@@ -1,7 +1,7 @@
 """The keywords local and hybrid search look entities and passages up by: the configured LLM's
 (a small JSON task, cached like every call; at most MAX_KEYWORDS), or offline the ontology
 concepts the question names (by name or synonym, as whole words), its technical names and its
-content words, all of them."""
+content words, all of them (up to MAX_OFFLINE_KEYWORDS)."""
 from __future__ import annotations
 
 from tripartite.analysis.extractive import synonym_pattern
