@@ -17,7 +17,7 @@ from tripartite.infra.tokens import count_tokens
 from tripartite.kg.extractive import TripletExtractor
 from tripartite.kg.phrases import coordinated, noun_phrases, relating_verb
 from tripartite.kg.schema import TripletTask
-from tripartite.search import excerpts
+from tripartite.search import excerpts, translations
 from tripartite.search.excerpts import excerpt, excerpt_of
 from tripartite.search.hybrid import keyword_share, keyword_weights
 from tripartite.search.keywords import MAX_OFFLINE_KEYWORDS, offline_keywords
@@ -68,6 +68,8 @@ def test_offline_keywords_keep_a_long_questions_last_asks_and_drop_contraction_s
     assert offline_keywords("Why don\u2019t the pumps\u2019 seals hold?", []) == ["pumps", "seals", "hold"]
     pasted = " ".join(f"word{n:03d}x" for n in range(300))  # a pasted page as the question
     assert len(offline_keywords(pasted, [])) == MAX_OFFLINE_KEYWORDS
+    # hybrid.cypher's entity lookup: two clauses a keyword or translated word; Lucene takes 1,024.
+    assert 2 * (MAX_OFFLINE_KEYWORDS + translations.MAX_WORDS) <= 1024
 
 
 def test_a_question_file_is_checked_with_one_line_per_fault(tmp_path):
