@@ -200,6 +200,11 @@ def test_local_search_without_known_keywords_falls_back_to_the_vector_index(trip
     citations_have_references(result)
     plain = invoke(["search", "local", "What should happen next?"], triplets)
     assert "note: no entity of the knowledge graph matches" in plain.output
+    # A long question's keywords: the note names twelve and counts the rest.
+    words = [f"zq{chr(97 + n)}xv" for n in range(20)]
+    long = as_json(["search", "local", f"What do {' '.join(words)} do?"], triplets)
+    assert words[0] in long["note"] and words[11] in long["note"] and words[12] not in long["note"]
+    assert "and 8 more" in long["note"]
 
 
 def test_bad_questions_get_one_line(triplets):

@@ -26,6 +26,7 @@ INTRO = ("Answer the question from the knowledge graph's entities, relations and
          "from the numbered sources; cite the sources you use by their numbers in brackets.")
 MAX_TOKENS = SearchSettings.local_tokens  # [search] local_tokens' built-in value
 MIN_SUMMARY_TOKENS = 12  # below this a community summary is left out rather than cut to a stub
+NOTED_KEYWORDS = 12  # keywords a note names; the rest are counted
 ENTITY_LIMIT, RELATION_LIMIT, CHUNK_LIMIT = 10, 40, 12
 MENTION_WEIGHT = 0.2  # a source's rank: its cosine to the question + this x the share of found entities it mentions
 # Each section's most of the budget: the sources, quoted from the documents, hold what a question
@@ -45,7 +46,10 @@ def _fallback_note(graph: Graph, keywords: list[str]) -> str:
     if graph.one("search/entity_count")["entities"] == 0:
         return ("there is no triplet graph yet (build it with `tripartite kg extract`); the chunks closest to the "
                 "question stand in")
-    return (f"no entity of the knowledge graph matches the question's keywords ({', '.join(keywords) or 'none'}); "
+    named = ", ".join(keywords[:NOTED_KEYWORDS]) or "none"
+    if len(keywords) > NOTED_KEYWORDS:  # a long question's keywords, or an object's text's
+        named += f" and {len(keywords) - NOTED_KEYWORDS} more"
+    return (f"no entity of the knowledge graph matches the question's keywords ({named}); "
             "the chunks closest to the question stand in")
 
 
