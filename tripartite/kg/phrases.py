@@ -29,6 +29,7 @@ difference differ differs compare compared versus vs example examples name names
 ASKING_VERBS = frozenset("""build improve compare find help work works support supports provide provides include
 includes need needs recommend recommended advise advised affect affects cause causes lead leads consider considered
 happen happens get know known take taken keep keeps choose chosen pick picked""".split())
+NOT_LOOKED_UP = STOPWORDS | QUESTION_WORDS | ASKING_VERBS  # a question's English words no keyword is made of
 
 CJK = re.compile(r"[\u3400-\u9fff\u3040-\u30ff]")
 CLAUSE_BREAK = re.compile(r"[;:()\[\]\"“”]|,\s*(?:which|who|while|whereas|but|and)\b|[，；：。！？、（）]")
@@ -90,11 +91,16 @@ def is_verb(word: str) -> bool:
         {"VERB", "AUX"} & parts_of_speech(lowered))
 
 
+def _contraction(word: str) -> bool:
+    """A word with an apostrophe that is not a possessive's: don't, you'll (not board's)."""
+    lowered = word.lower().replace("\u2019", "'")
+    return "'" in lowered and not lowered.endswith("'s")
+
+
 def _word_ok(word: str) -> bool:
     """A word a noun phrase can hold: not a stop word, a number or a contraction (don't, you'll)."""
     lowered = word.lower().replace("’", "'")
-    return len(word) > 1 and lowered not in STOPWORDS and not word.isdigit() \
-        and not ("'" in lowered and not lowered.endswith("'s"))
+    return len(word) > 1 and lowered not in STOPWORDS and not word.isdigit() and not _contraction(word)
 
 
 DETERMINERS = frozenset("the a an their your its this these those his her our my every each some any no".split())
@@ -274,13 +280,6 @@ def relation_type(verb: str) -> str:
     return (lemmas[0] if lemmas else verb).upper().replace("-", "_")
 
 
-def _possessor(word: str) -> str:
-    """A possessive as its possessor ("board's" -> "board"); any other contraction as nothing:
-    the stem of "doesn't" or "you'll" is no word to look up."""
-    stem, _, suffix = word.replace("\u2019", "'").partition("'")
-    return stem if suffix.lower() in ("", "s") else ""
-
-
 def content_words(question: str) -> list[str]:
     """The words of a question worth looking up: English words that are not stop, question or
     asking words, and Chinese words (jieba) of two characters or more that are not stop words,
@@ -292,6 +291,8 @@ def content_words(question: str) -> list[str]:
                       and not set(w) <= CJK_FUNCTION and not flag.startswith(("r", "u", "p", "c", "d", "y", "e", "o"))
                       and not CJK_NUMERAL.search(w)]
         else:
-            words = [_possessor(w) for w in re.findall(r"[A-Za-z][A-Za-z0-9-]{2,}(?:['\u2019][A-Za-z]+)?", part)]
-            found += [w for w in words if w and w.lower() not in STOPWORDS | QUESTION_WORDS | ASKING_VERBS]
+            # A possessive as its possessor ("board's" -> "board"); a contraction's stem ("doesn") is no word.
+            words = [re.split(r"['\u2019]", w)[0]
+                     for w in re.findall(r"[A-Za-z][A-Za-z0-9-]{2,}(?:['\u2019][A-Za-z]+)?", part) if not _contraction(w)]
+            found += [w for w in words if w.lower() not in NOT_LOOKED_UP]
     return list(dict.fromkeys(found))
